@@ -1,0 +1,61 @@
+"""The data contract between parsing, resolution and the store.
+
+Parsing turns one file into a `ParsedFile` (pure, cacheable by content hash, picklable). Resolution turns a
+`ParsedFile` plus the other parsed files of the same repository into `Edge`s. Nothing from tree-sitter gets past
+the parser and nothing from neo4j gets into `ingest/`: the store only ever sees these frozen dataclasses.
+
+Names:
+- A module's dotted name is its path relative to the ingested root without the extension, `/` → `.`
+  (`src/flask/app.py` → `src.flask.app`; `pkg/__init__.py` → `pkg`). A language may strip a source root when
+  it knows one (Python: a top folder without `__init__.py` that holds packages, e.g. `src/`).
+- A symbol's qname is its module's dotted name plus the dotted chain of enclosing definitions
+  (`flask.app.Flask.route`, `pkg.mod.outer.inner`). Code at module level belongs to the module's own qname.
+- Targets outside the repository are `external` (`requests.get`, `os.path.join`), builtins are
+  `<builtin>.len`; both become (:External) nodes in the graph.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+SymbolKind = Literal["class", "function", "method", "variable"]
+EdgeKind = Literal["CALLS", "IMPORTS", "INHERITS"]
+TargetKind = Literal["symbol", "module", "external", "builtin", "unresolved"]
+
+# How a CALLS/IMPORTS/INHERITS target was found, strongest first. `name_only` and `dynamic` are guesses.
+RESOLUTIONS = ("local", "import", "self", "inherited", "super", "constructor", "inferred", "name_only", "dynamic")
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    qname: str
+    name: str
+    kind: SymbolKind
+    start_line: int
+    end_line: int
+    parent: str  # qname of the enclosing module, class or function
+    signature: str = ""
+    doc: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    kind: EdgeKind
+    source: str  # qname of a symbol or module in this file
+    target: str  # qname (symbol/module), dotted external name, or `<builtin>.name`
+    target_kind: TargetKind
+    line: int
+    resolution: str  # one of RESOLUTIONS
+    confidence: float  # 1.0 certain; candidates of an ambiguous call share the mass (each < 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedFile:
+    path: str  # posix, relative to the ingested root
+    lang: str
+    module: str  # dotted module name (see above)
+    loc: int
+    symbols: tuple[Symbol, ...]
+    syntax_errors: int = 0  # ERROR/MISSING nodes tree-sitter recovered from; what parsed is kept
+    data: Any = field(default=None, compare=False)  # language-specific unresolved references, picklable
