@@ -1,0 +1,196 @@
+"""The `kg` command. Commands are thin: they build Settings, call library functions and render the result.
+
+Expected failures (kg.errors) end in one line on stderr and exit code 1; anything else is a bug and keeps its trace.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+import queries
+from kg import settings as settings_module
+from kg.errors import KgError
+from kg.graph import open_graph
+from kg.server import local
+from kg.settings import Settings
+
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+
+class KgGroup(click.Group):
+    """Translates kg's expected errors into one line and a non-zero exit, everywhere below this group."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (KgError, queries.QueryNotFound) as e:
+            err.print(f"[bold red]error:[/] {e}", highlight=False, soft_wrap=True)
+            sys.exit(1)
+
+
+class Context:
+    """Settings are read on first use, so `kg --help` works even with a broken project file."""
+
+    def __init__(self, overrides: dict[str, Any]) -> None:
+        self._overrides = overrides
+        self._settings: Settings | None = None
+
+    @property
+    def settings(self) -> Settings:
+        if self._settings is None:
+            self._settings = settings_module.load(self._overrides)
+        return self._settings
+
+    def open_graph(self):
+        return open_graph(self.settings, on_start=lambda msg: err.print(f"[dim]{msg}[/]"))
+
+
+pass_context = click.make_pass_decorator(Context)
+json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, default=str))
+
+
+@click.group(cls=KgGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--uri", help="Neo4j URI (env NEO4J_URI); default: kg's local server.")
+@click.option("--database", help="Neo4j database (env NEO4J_DATABASE).")
+@click.option("--data-dir", help="Local server data folder (env KG_DATA_DIR); default .kg/neo4j.")
+@click.version_option(package_name="kg")
+@click.pass_context
+def cli(ctx: click.Context, uri: str | None, database: str | None, data_dir: str | None) -> None:
+    """kg: a code knowledge graph on Neo4j for coding agents and code review."""
+    ctx.obj = Context({"uri": uri, "database": database, "data_dir": data_dir})
+
+
+# ── server ──────────────────────────────────────────────────────────────────────────────────────────────────────
+
+
+@cli.group()
+def server() -> None:
+    """Run kg's local Neo4j (no Docker needed)."""
+
+
+@server.command("start")
+@json_option
+@pass_context
+def server_start(ctx: Context, as_json: bool) -> None:
+    """Start the local Neo4j (builds it on first use) and wait until it answers."""
+    status = local.start(ctx.settings, on_build=None if as_json else lambda msg: err.print(f"[dim]{msg}…[/]"))
+    if as_json:
+        return emit_json(status.to_dict())
+    verb = "already running" if status.already_running else f"started in {status.seconds} s"
+    out.print(f"[green]Neo4j {verb}[/] (pid {status.pid}) · {status.uri}", highlight=False)
+    out.print(f"Browser: {status.browser_url}  user [bold]neo4j[/], password in "
+              f"{ctx.settings.data_dir / 'password'} (or $NEO4J_PASSWORD)", highlight=False)
+
+
+@server.command("stop")
+@json_option
+@pass_context
+def server_stop(ctx: Context, as_json: bool) -> None:
+    """Stop the local Neo4j cleanly."""
+    stopped = local.stop(ctx.settings)
+    if as_json:
+        return emit_json({"stopped": stopped})
+    out.print("Neo4j stopped" if stopped else "Neo4j was not running")
+
+
+@server.command("status")
+@json_option
+@pass_context
+def server_status(ctx: Context, as_json: bool) -> None:
+    """Say whether the local Neo4j runs and on which ports (exit code 3 when it does not)."""
+    status = local.status(ctx.settings)
+    if as_json:
+        emit_json(status.to_dict())
+    elif status.running:
+        out.print(f"[green]running[/] (pid {status.pid}) · bolt {status.bolt_port} · http {status.http_port} · "
+                  f"{status.browser_url} · data {status.data_dir}", highlight=False)
+    else:
+        out.print(f"[yellow]not running[/] · data {status.data_dir} · start it with `kg server start`",
+                  highlight=False)
+    if not status.running:
+        sys.exit(3)
+
+
+@server.command("logs")
+@click.option("-n", "--lines", default=40, show_default=True, help="Lines from the end of each log.")
+@pass_context
+def server_logs(ctx: Context, lines: int) -> None:
+    """Show the end of the local server's logs."""
+    click.echo(local.logs(ctx.settings, lines))
+
+
+# ── graph ───────────────────────────────────────────────────────────────────────────────────────────────────────
+
+
+@cli.command()
+@json_option
+@pass_context
+def init(ctx: Context, as_json: bool) -> None:
+    """Create the graph's constraints and indexes (idempotent)."""
+    with ctx.open_graph() as store:
+        count = store.apply_schema()
+    if as_json:
+        return emit_json({"schema_statements": count, "uri": ctx.settings.uri})
+    out.print(f"schema ready: {count} constraints and indexes on {ctx.settings.uri}", highlight=False)
+
+
+@cli.command()
+@json_option
+@pass_context
+def status(ctx: Context, as_json: bool) -> None:
+    """What the graph holds: nodes by label and relationships by type."""
+    with ctx.open_graph() as store:
+        nodes = store.read("graph_node_counts")
+        edges = store.read("graph_edge_counts")
+    if as_json:
+        return emit_json({"uri": ctx.settings.uri, "nodes": nodes, "relationships": edges})
+    table = Table(title=f"graph at {ctx.settings.uri}", show_edge=False)
+    table.add_column("nodes")
+    table.add_column("count", justify="right")
+    for row in nodes:
+        table.add_row(row["label"], f"{row['count']:,}")
+    for row in edges:
+        table.add_row(f"-[:{row['type']}]->", f"{row['count']:,}")
+    if not nodes:
+        table.add_row("(empty)", "0")
+    out.print(table)
+
+
+@cli.command()
+@json_option
+@pass_context
+def config(ctx: Context, as_json: bool) -> None:
+    """Show the connection settings and where each came from (never the password)."""
+    s = ctx.settings
+    rows = {
+        "project": (str(s.project), "cwd"),
+        "uri": (s.uri, s.origin["uri"] if s.uri_configured else "default (kg's local server)"),
+        "user": (s.user, s.origin["user"]),
+        "database": (s.database, s.origin["database"]),
+        "data_dir": (str(s.data_dir), s.origin["data_dir"]),
+        "bolt_port": (str(s.bolt_port), s.origin["bolt_port"]),
+        "http_port": (str(s.http_port), s.origin["http_port"]),
+    }
+    if as_json:
+        return emit_json({k: {"value": v, "from": o} for k, (v, o) in rows.items()})
+    table = Table(show_edge=False)
+    for column in ("setting", "value", "from"):
+        table.add_column(column)
+    for key, (value, origin) in rows.items():
+        table.add_row(key, value, origin)
+    out.print(table)
+
+
+def main() -> None:
+    cli(prog_name="kg")

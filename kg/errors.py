@@ -1,0 +1,53 @@
+"""Errors kg expects and explains in one line. Anything else is a bug and keeps its traceback.
+
+    KgError                      every expected failure; `str(e)` is the one line the CLI prints
+    ├── ConfigError              a setting or project file is wrong
+    ├── ToolMissing              java or mvn is not installed
+    ├── ServerError              the local Neo4j could not be built, started or stopped
+    │   └── PortInUse            a port the local server needs is taken by another process
+    ├── GraphUnavailable         nothing answers at the configured URI
+    ├── AuthFailed               the graph answered but refused the user/password
+    ├── QueryError               the graph refused a query (syntax, constraint, a write in a read-only call)
+    └── InputError               a path, symbol or argument given by the user does not work
+
+`queries.QueryNotFound` (a LookupError) is the one expected error raised outside this tree: `queries/` sits below
+every other package and imports none of them. The CLI treats it like a KgError.
+"""
+
+from __future__ import annotations
+
+
+class KgError(Exception):
+    """An expected failure; the message says what happened and what to do."""
+
+
+class ConfigError(KgError):
+    """A setting or the project file is wrong."""
+
+
+class ToolMissing(KgError):
+    """A program kg needs (java, mvn) is not installed."""
+
+
+class ServerError(KgError):
+    """The local Neo4j could not be built, started or stopped."""
+
+
+class PortInUse(ServerError):
+    """A port the local server needs is already taken."""
+
+
+class GraphUnavailable(KgError):
+    """Nothing answers at the configured Neo4j URI."""
+
+
+class AuthFailed(KgError):
+    """Neo4j refused the configured user or password."""
+
+
+class QueryError(KgError):
+    """Neo4j refused a query."""
+
+
+class InputError(KgError):
+    """An argument given by the user does not work (missing path, unknown symbol...)."""

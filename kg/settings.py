@@ -1,0 +1,156 @@
+"""Where the graph is and how to reach it.
+
+Each value comes from the first of: a command-line flag, the environment, the project file `.agent/kg.yaml`, the
+default. With no URI configured anywhere the graph is kg's own local Neo4j (`kg server`), started on demand.
+
+The project file never holds a password: kg refuses one there. The local server's password is generated on first
+start into `<data_dir>/password` (git-ignored, mode 0600) unless NEO4J_PASSWORD is set.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from kg.errors import ConfigError
+
+PROJECT_FILE = Path(".agent") / "kg.yaml"
+LOCAL_USER = "neo4j"
+URI_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+
+# setting name → (environment variable, (section, key) in kg.yaml, default)
+_SOURCES: dict[str, tuple[str, tuple[str, str], Any]] = {
+    "uri": ("NEO4J_URI", ("neo4j", "uri"), None),
+    "user": ("NEO4J_USER", ("neo4j", "user"), LOCAL_USER),
+    "database": ("NEO4J_DATABASE", ("neo4j", "database"), "neo4j"),
+    "data_dir": ("KG_DATA_DIR", ("server", "data_dir"), ".kg/neo4j"),
+    "bolt_port": ("KG_BOLT_PORT", ("server", "bolt_port"), 7687),
+    "http_port": ("KG_HTTP_PORT", ("server", "http_port"), 7474),
+    "heap": ("KG_NEO4J_HEAP", ("server", "heap"), "1g"),
+    "pagecache": ("KG_NEO4J_PAGECACHE", ("server", "pagecache"), "512m"),
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    project: Path
+    uri: str
+    user: str
+    database: str
+    data_dir: Path
+    bolt_port: int
+    http_port: int
+    heap: str
+    pagecache: str
+    uri_configured: bool  # False: the graph is kg's local server, which kg may start itself
+    origin: dict[str, str] = field(default_factory=dict, compare=False)  # setting → "flag" | "env" | file | "default"
+
+    @property
+    def password(self) -> str:
+        env = os.environ.get("NEO4J_PASSWORD")
+        if env:
+            return env
+        if self.uri_configured:
+            raise ConfigError("NEO4J_URI is set but NEO4J_PASSWORD is not: export NEO4J_PASSWORD=...")
+        return local_password(self.data_dir)
+
+    @property
+    def browser_url(self) -> str:
+        return f"http://127.0.0.1:{self.http_port}/browser/"
+
+
+def load(overrides: dict[str, Any] | None = None, cwd: Path | None = None) -> Settings:
+    """Settings from flags (`overrides`, None values ignored), environment, project file and defaults."""
+    overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
+    project = find_project(cwd or Path.cwd())
+    file_values = _read_project_file(project / PROJECT_FILE)
+
+    values: dict[str, Any] = {}
+    origin: dict[str, str] = {}
+    for name, (env, (section, key), default) in _SOURCES.items():
+        if name in overrides:
+            values[name], origin[name] = overrides[name], "flag"
+        elif os.environ.get(env):
+            values[name], origin[name] = os.environ[env], "env"
+        elif key in file_values.get(section, {}):
+            values[name], origin[name] = file_values[section][key], str(PROJECT_FILE)
+        else:
+            values[name], origin[name] = default, "default"
+
+    for port in ("bolt_port", "http_port"):
+        values[port] = _port(values[port], port, origin[port])
+    data_dir = Path(values["data_dir"]).expanduser()
+    uri_configured = values["uri"] is not None
+    if uri_configured and str(values["uri"]).split("://", 1)[0] not in URI_SCHEMES:
+        raise ConfigError(f"NEO4J_URI {values['uri']!r} from {origin['uri']} is not a Neo4j URI: "
+                          f"use one of {', '.join(s + '://' for s in URI_SCHEMES)}")
+    return Settings(
+        project=project,
+        uri=values["uri"] or f"bolt://127.0.0.1:{values['bolt_port']}",
+        user=values["user"],
+        database=values["database"],
+        data_dir=data_dir if data_dir.is_absolute() else project / data_dir,
+        bolt_port=values["bolt_port"],
+        http_port=values["http_port"],
+        heap=str(values["heap"]),
+        pagecache=str(values["pagecache"]),
+        uri_configured=uri_configured,
+        origin=origin,
+    )
+
+
+def find_project(start: Path) -> Path:
+    """The nearest folder at or above `start` with `.agent/kg.yaml`, else with `.git`, else `start` itself."""
+    if os.environ.get("KG_PROJECT"):
+        return Path(os.environ["KG_PROJECT"]).resolve()
+    start = start.resolve()
+    for marker in (PROJECT_FILE, Path(".git")):
+        for folder in (start, *start.parents):
+            if (folder / marker).exists():
+                return folder
+    return start
+
+
+def local_password(data_dir: Path) -> str:
+    """The local server's password, generated once and kept next to its data (never in a tracked file)."""
+    path = data_dir / "password"
+    if path.exists():
+        return path.read_text(encoding="utf-8").strip()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    password = secrets.token_urlsafe(18)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(password + "\n")
+    return password
+
+
+def _read_project_file(path: Path) -> dict[str, dict[str, Any]]:
+    if not path.exists():
+        return {}
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark else ""
+        raise ConfigError(f"{path}{where} is not valid YAML: fix it or delete it") from e
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        raise ConfigError(f"{path} must map sections (neo4j:, server:) to settings")
+    for section in data.values():
+        if "password" in section:
+            raise ConfigError(f"{path} holds a password: remove it and set NEO4J_PASSWORD in the environment")
+    return data
+
+
+def _port(value: Any, name: str, origin: str) -> int:
+    try:
+        port = int(value)
+    except (TypeError, ValueError):
+        port = -1
+    if not 0 < port < 65536:
+        raise ConfigError(f"{name} from {origin} is {value!r}: give a port number between 1 and 65535")
+    return port

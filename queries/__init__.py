@@ -1,0 +1,49 @@
+"""Named Cypher queries: one question per `queries/<name>.cypher` file, values always as `$parameters`.
+
+A file opens with `//` comments saying what it answers and `:param` lines a person can paste into Neo4j Browser
+together with the query. The loader drops the `:param` lines (they are Browser commands, not Cypher) and keeps the
+rest unchanged, so the text the CLI runs is the text Browser runs.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+_NAME = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)*$")
+
+
+class QueryNotFound(LookupError):
+    """No `queries/<name>.cypher` exists."""
+
+    def __str__(self) -> str:
+        return f"no query named {self.args[0]!r}: run `kg query --list` to see the named queries"
+
+
+@cache
+def load(name: str) -> str:
+    """The Cypher text of `queries/<name>.cypher` without its `:param` lines."""
+    if not _NAME.match(name):
+        raise QueryNotFound(name)
+    ref = resources.files(__name__).joinpath(f"{name}.cypher")
+    if not ref.is_file():
+        raise QueryNotFound(name)
+    lines = ref.read_text(encoding="utf-8").splitlines()
+    return "\n".join(line for line in lines if not line.lstrip().startswith(":")).strip()
+
+
+def statements(name: str) -> list[str]:
+    """The statements of a multi-statement file (such as `schema`), split on `;` at the end of a line."""
+    parts = re.split(r";\s*$", load(name), flags=re.MULTILINE)
+    return [s for s in (_strip_comments(p) for p in parts) if s]
+
+
+def names() -> list[str]:
+    """Every named query, e.g. `callers`, `schema`."""
+    root = resources.files(__name__)
+    return sorted(p.name.removesuffix(".cypher") for p in root.iterdir() if p.name.endswith(".cypher"))
+
+
+def _strip_comments(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//")).strip()

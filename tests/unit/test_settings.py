@@ -1,0 +1,84 @@
+"""Where each connection setting comes from: flag > environment > .agent/kg.yaml > default."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kg import settings
+from kg.errors import ConfigError
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD", "NEO4J_DATABASE", "KG_DATA_DIR", "KG_BOLT_PORT",
+                 "KG_HTTP_PORT", "KG_PROJECT", "KG_NEO4J_HEAP", "KG_NEO4J_PAGECACHE"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def write_project_file(root: Path, text: str) -> None:
+    (root / ".agent").mkdir(parents=True, exist_ok=True)
+    (root / ".agent" / "kg.yaml").write_text(text, encoding="utf-8")
+
+
+def test_defaults_are_the_local_server(tmp_path: Path) -> None:
+    s = settings.load(cwd=tmp_path)
+    assert (s.uri, s.user, s.database, s.uri_configured) == ("bolt://127.0.0.1:7687", "neo4j", "neo4j", False)
+    assert s.data_dir == tmp_path / ".kg" / "neo4j"
+    assert s.browser_url == "http://127.0.0.1:7474/browser/"
+
+
+def test_flag_beats_env_beats_file_beats_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_project_file(tmp_path, "neo4j:\n  uri: neo4j://file:7687\n  database: filedb\n  user: fileuser\n"
+                                 "server:\n  bolt_port: 7001\n")
+    monkeypatch.setenv("NEO4J_URI", "neo4j+s://env.example:7687")
+    monkeypatch.setenv("NEO4J_DATABASE", "envdb")
+    s = settings.load({"database": "flagdb", "uri": None}, cwd=tmp_path)
+    assert s.database == "flagdb" and s.origin["database"] == "flag"
+    assert s.uri == "neo4j+s://env.example:7687" and s.origin["uri"] == "env" and s.uri_configured
+    assert s.user == "fileuser" and s.origin["user"] == ".agent/kg.yaml"
+    assert s.bolt_port == 7001
+    assert s.http_port == 7474 and s.origin["http_port"] == "default"
+
+
+def test_project_found_from_a_subfolder(tmp_path: Path) -> None:
+    write_project_file(tmp_path, "server:\n  data_dir: graphdata\n")
+    nested = tmp_path / "src" / "pkg"
+    nested.mkdir(parents=True)
+    s = settings.load(cwd=nested)
+    assert s.project == tmp_path and s.data_dir == tmp_path / "graphdata"
+
+
+def test_password_in_project_file_is_refused(tmp_path: Path) -> None:
+    write_project_file(tmp_path, "neo4j:\n  uri: bolt://db:7687\n  password: hunter22\n")
+    with pytest.raises(ConfigError, match="remove it and set NEO4J_PASSWORD"):
+        settings.load(cwd=tmp_path)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("neo4j: [unclosed", "is not valid YAML"),
+    ("- a\n- b\n", "must map sections"),
+    ("server:\n  bolt_port: seventy\n", "give a port number"),
+    ("neo4j:\n  uri: http://db:7474\n", "is not a Neo4j URI"),
+])
+def test_bad_project_file_is_one_clear_error(tmp_path: Path, text: str, message: str) -> None:
+    write_project_file(tmp_path, text)
+    with pytest.raises(ConfigError, match=message):
+        settings.load(cwd=tmp_path)
+
+
+def test_local_password_is_generated_once_and_private(tmp_path: Path) -> None:
+    s = settings.load(cwd=tmp_path)
+    first = s.password
+    assert len(first) >= 20 and s.password == first
+    assert (s.data_dir / "password").stat().st_mode & 0o777 == 0o600
+
+
+def test_env_password_wins_and_remote_uri_needs_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NEO4J_URI", "neo4j://cluster:7687")
+    with pytest.raises(ConfigError, match="NEO4J_PASSWORD is not"):
+        _ = settings.load(cwd=tmp_path).password
+    monkeypatch.setenv("NEO4J_PASSWORD", "from-env")
+    assert settings.load(cwd=tmp_path).password == "from-env"
+    assert not (tmp_path / ".kg").exists()
