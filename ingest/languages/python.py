@@ -1,0 +1,1264 @@
+"""Python front end: tree-sitter parsing and static resolution of calls, imports and inheritance.
+
+Two phases
+----------
+1. `parse` walks the tree-sitter tree once and keeps only plain, picklable facts (`PyModule`): scopes
+   (module, classes, functions) with their name bindings, imports, class bases, and every call written as an
+   *expression chain*: `a.b(x).c[0].d()` is the chain ("a", "b", "()", "c", "[]", "d"). Nothing from tree-sitter
+   survives this phase, so a `ParsedFile` can be cached by content hash.
+2. `resolve` evaluates those chains against every parsed module of the project, like a small abstract
+   interpreter. Per-project tables (module infos, MROs, method-name index, module attribute memo) are built lazily
+   and cached on the identity of the `project` mapping: treat the mapping as immutable and pass a new one after a
+   change (module infos are also re-checked against the `ParsedFile` object they came from).
+
+Resolution order of a name (LEGB): the current scope (a class body only sees its own bindings while it runs),
+then enclosing function scopes, the module's globals (own definitions, assignments, imports, then `*` imports),
+then builtins. A binding may be a definition, an import (followed through package re-exports, with a cycle
+guard), an alias (`g = f`), a call result (`x = A()` → instance of A; `h = make()` → what `make` returns or its
+return annotation; returning `self` gives the instance), an annotated type (`a: A`, `Optional[A]`, `"A"`,
+parameters too), a property (reading it is calling its getter), a container of references (`[f, g]`, `{"k": f}`;
+indexing it gives its elements), a literal (known, not ours: no guesses on it), or a parameter / loop variable of
+unknown value (which still shadows outer names). When a name has several bindings (if/else, try/except) every
+resolvable one counts.
+
+Attributes: module → its global or submodule; class / instance → member found along the C3 MRO (falling back to
+depth-first when C3 fails), then attributes assigned as `self.x = ...` in any method; `super()` and
+`super(C, self)` → the MRO after the enclosing class (the explicit class argument is not read). A base class
+outside the project stops the search: the attribute may come from it, so nothing is guessed.
+
+Edges and their `resolution` (see ingest.facts.RESOLUTIONS):
+- `local`: target defined in this module (enclosing scopes included). `import`: reached through an import.
+- `self` / `inherited`: `self.m()` / `cls.m()` found in the class itself / in an ancestor. `super`: `super().m()`.
+- `constructor`: calling a class → its `__init__` (own or inherited from a project class), else the class itself.
+- `inferred` (confidence 1.0, or 0.5 for references): through a variable, an annotation, `self.attr`, a return
+  value, a container; and functions passed as arguments (`map(f, xs)`, `callback=f`) get a 0.5 edge to `f`.
+- `name_only`: a method called on an object of unknown type: one edge per project class defining that method,
+  confidence min(0.5, 1/n), none when n > 8 or when lists, dicts, sets, str, bytes or tuples have a method of that
+  name (`x.append()` on an unknown `x` is far likelier a list than one of our classes). A bare name bound
+  nowhere gives one edge to the `unresolved` target `name` with confidence 0 (kept so dead-code analysis sees it).
+- `dynamic` (0.2): `getattr`, `eval`, `exec`, `__import__`, `importlib.import_module`; plus, when the attribute
+  or module name is a string literal that resolves, an edge to that target too.
+- Builtins: target `<builtin>.name`, target_kind `builtin`, resolution `import`, confidence 1.0. Calls into code
+  outside the repo: dotted external name (`os.path.join`), target_kind `external`, resolution `import`.
+- IMPORTS edges always start at the module (even for imports inside functions); target is the module, the
+  symbol it finally resolves to (re-exports followed), or the external dotted name. INHERITS: class → base.
+- Calls at module level come from the module qname, in a class body from the class, in decorators and default
+  arguments from the enclosing scope; calls in lambdas and comprehensions belong to the enclosing function.
+
+Symbol lines span decorators (a decorated def starts at its first decorator). `dependencies` returns the direct
+imports (and their packages) only: transitive re-exports / base classes, and the project-wide `name_only` index,
+are not included.
+"""
+
+from __future__ import annotations
+
+import builtins
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+import tree_sitter_python
+from tree_sitter import Language as TSLanguage
+from tree_sitter import Node, Parser
+
+from ingest.facts import RESOLUTIONS, Edge, ParsedFile, Symbol
+
+Chain = tuple[str, ...]  # ("a", "b", "()", "[]", "c"); roots "<lit>" / "?" mean "not a name"
+
+BUILTINS = frozenset(dir(builtins))
+DYNAMIC_BUILTINS = frozenset({"getattr", "eval", "exec", "__import__"})
+DYNAMIC_EXTERNALS = frozenset({"importlib.import_module"})
+NAME_ONLY_MAX = 8
+REF_CONFIDENCE = 0.5
+DYNAMIC_CONFIDENCE = 0.2
+MAX_DEPTH = 24
+_RANK = {r: i for i, r in enumerate(RESOLUTIONS)}
+_LITERALS = frozenset(
+    {"string", "concatenated_string", "integer", "float", "list", "dictionary", "set", "tuple", "true", "false"}
+    | {"none", "list_comprehension", "dictionary_comprehension", "set_comprehension", "generator_expression"}
+)
+# Methods of builtin containers and strings: called on an object of unknown type, they are not guessed.
+BUILTIN_METHODS = frozenset(n for t in (list, dict, set, str, bytes, tuple) for n in dir(t) if not n.startswith("_"))
+_PROPERTY_DECORATORS = frozenset({"property", "cached_property", "setter", "getter", "deleter"})
+_ANNOTATION_WRAPPERS = frozenset({"Optional", "Annotated", "ClassVar", "Final", "Type", "type"})
+
+
+# ----------------------------------------------------------------------------------------------- facts (phase 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """`name` is bound in a scope. kind: class | func | prop (chain = (qname,)), alias | call | type | item (chain is
+    the expression / callee / annotation / element), self | cls, unknown. `scope` is where `chain` is evaluated
+    (set for `self.x = ...` attributes, which live on the class but are evaluated in the method)."""
+
+    name: str
+    kind: str
+    chain: Chain
+    line: int
+    scope: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Import:
+    scope: str  # scope qname the name is bound in
+    module: str  # absolute dotted module (relative imports already resolved)
+    name: str  # imported name for `from m import name`, "" for `import m`, "*" for star imports
+    alias: str  # local name bound ("a" for `import a.b`), "" when it binds nothing
+    line: int
+    edge: bool = True  # False for the binding-only half of `import a.b` (binds `a`, the edge goes to `a.b`)
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A call (`kind` "call"), or a function reference passed as an argument (`kind` "ref")."""
+
+    scope: str
+    chain: Chain
+    line: int
+    kind: str = "call"
+    literal: str = ""  # string literal argument (getattr's 2nd, import_module's 1st)
+    obj: Chain = ()  # getattr's first argument
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    qname: str
+    kind: str  # module | class | function
+    parent: str  # enclosing scope qname, "" for the module
+    bindings: tuple[Binding, ...] = ()
+    bases: tuple[tuple[Chain, int], ...] = ()  # classes: (base chain, line)
+    attrs: tuple[Binding, ...] = ()  # classes: `self.x = ...` from its methods
+    returns: tuple[Chain, ...] = ()  # functions: returned expressions
+    return_type: Chain = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PyModule:
+    is_package: bool
+    scopes: tuple[Scope, ...]
+    imports: tuple[Import, ...]
+    calls: tuple[Call, ...]
+
+
+# ---------------------------------------------------------------------------------------------------- parsing
+
+_PARSER = Parser(TSLanguage(tree_sitter_python.language()))
+
+
+def _text(node: Node | None) -> str:
+    if node is None or node.text is None:
+        return ""
+    return node.text.decode("utf-8", errors="replace")
+
+
+def _line(node: Node) -> int:
+    return node.start_point[0] + 1
+
+
+def _string_value(node: Node) -> str | None:
+    """Content of a plain string literal, None for f-strings / concatenations / anything else."""
+    if node.type != "string":
+        return None
+    parts = [c for c in node.named_children if c.type not in ("string_start", "string_end")]
+    if any(c.type != "string_content" for c in parts):
+        return None
+    return "".join(_text(c) for c in parts)
+
+
+def chain_of(node: Node | None) -> Chain:
+    """The expression chain of `node` (see module docstring)."""
+    suffix: list[str] = []
+    while node is not None:
+        t = node.type
+        if t == "identifier":
+            return (_text(node), *reversed(suffix))
+        if t == "attribute":
+            suffix.append(_text(node.child_by_field_name("attribute")))
+            node = node.child_by_field_name("object")
+        elif t == "call":
+            suffix.append("()")
+            node = node.child_by_field_name("function")
+        elif t == "subscript":
+            suffix.append("[]")
+            node = node.child_by_field_name("value")
+        elif t in ("parenthesized_expression", "await", "type") and node.named_child_count == 1:
+            node = node.named_children[0]
+        elif t in _LITERALS:
+            return ("<lit>", *reversed(suffix))
+        else:
+            break
+    return ("?", *reversed(suffix))
+
+
+def type_chain(node: Node | None) -> Chain:
+    """Class named by an annotation: `A`, `m.A`, `"A"`, `Optional[A]`, `A | None`; () when unknown."""
+    if node is None:
+        return ()
+    if node.type == "type" and node.named_child_count == 1:
+        return type_chain(node.named_children[0])
+    if node.type == "string":
+        value = _string_value(node) or ""
+        return tuple(value.split(".")) if re.fullmatch(r"[A-Za-z_][\w.]*", value) else ()
+    if node.type == "binary_operator":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        chain = type_chain(left)
+        return type_chain(right) if chain in ((), ("None",)) else chain
+    if node.type in ("generic_type", "subscript"):
+        head = node.named_children[0] if node.type == "generic_type" else node.child_by_field_name("value")
+        head_chain = chain_of(head)
+        if head_chain and head_chain[-1] in _ANNOTATION_WRAPPERS | {"Union"}:
+            args = [c for c in node.named_children[1:] if c.type not in ("comment",)]
+            while len(args) == 1 and args[0].type in ("type_parameter", "expression_list"):
+                args = list(args[0].named_children)
+            for arg in args:
+                chain = type_chain(arg)
+                if chain not in ((), ("None",)):
+                    return chain
+            return ()
+        return head_chain if head_chain[0] not in ("?", "<lit>") else ()
+    chain = chain_of(node)
+    return chain if chain[0] not in ("?", "<lit>") and "()" not in chain and "[]" not in chain else ()
+
+
+def _docstring(body: Node | None) -> str:
+    if body is None:
+        return ""
+    for stmt in body.named_children:
+        if stmt.type == "comment":
+            continue
+        if stmt.type == "expression_statement" and stmt.named_child_count and stmt.named_children[0].type == "string":
+            string = stmt.named_children[0]
+            raw = "".join(_text(c) for c in string.named_children if c.type == "string_content")
+            for line in raw.splitlines():
+                if line.strip():
+                    return line.strip()
+        return ""
+    return ""
+
+
+def _signature(node: Node, body: Node | None) -> str:
+    end = body.start_byte if body is not None else node.end_byte
+    raw = (node.text or b"")[: end - node.start_byte].decode("utf-8", errors="replace")
+    return " ".join(raw.split()).rstrip(":").rstrip()
+
+
+class _ScopeBuilder:
+    def __init__(self, qname: str, kind: str, parent: str) -> None:
+        self.qname, self.kind, self.parent = qname, kind, parent
+        self.bindings: list[Binding] = []
+        self.bases: list[tuple[Chain, int]] = []
+        self.attrs: list[Binding] = []
+        self.returns: list[Chain] = []
+        self.return_type: Chain = ()
+        self.self_name = ""  # methods: name of the first parameter bound to the instance / class
+        self.cls: _ScopeBuilder | None = None  # methods: the class they belong to
+
+    def freeze(self) -> Scope:
+        return Scope(
+            self.qname,
+            self.kind,
+            self.parent,
+            tuple(self.bindings),
+            tuple(self.bases),
+            tuple(self.attrs),
+            tuple(self.returns),
+            self.return_type,
+        )
+
+
+class _Walker:
+    """One pass over the tree collecting symbols and facts."""
+
+    def __init__(self, module: str, is_package: bool) -> None:
+        self.module, self.is_package = module, is_package
+        self.symbols: list[Symbol] = []
+        self.seen_symbols: set[str] = set()
+        self.scopes: list[_ScopeBuilder] = []
+        self.by_qname: dict[str, _ScopeBuilder] = {}
+        self.imports: list[Import] = []
+        self.calls: list[Call] = []
+
+    # -- helpers
+    def new_scope(self, qname: str, kind: str, parent: str) -> _ScopeBuilder:
+        scope = _ScopeBuilder(qname, kind, parent)
+        self.scopes.append(scope)
+        self.by_qname.setdefault(qname, scope)
+        return scope
+
+    def add_symbol(self, symbol: Symbol) -> None:
+        if symbol.qname not in self.seen_symbols:
+            self.seen_symbols.add(symbol.qname)
+            self.symbols.append(symbol)
+
+    def absolute(self, relative: Node) -> str:
+        prefix = next((c for c in relative.children if c.type == "import_prefix"), None)
+        dots = len(_text(prefix).strip())
+        rest = next((c for c in relative.named_children if c.type == "dotted_name"), None)
+        parts = self.module.split(".") if self.module else []
+        if not self.is_package:
+            parts = parts[:-1]
+        parts = parts[: max(0, len(parts) - (dots - 1))] if dots else parts
+        if rest is not None:
+            parts.append(_text(rest))
+        return ".".join(p for p in parts if p)
+
+    # -- traversal
+    def visit(self, node: Node, scope: _ScopeBuilder) -> None:
+        handler = _HANDLERS.get(node.type)
+        if handler is not None:
+            handler(self, node, scope)
+        else:
+            for child in node.named_children:
+                self.visit(child, scope)
+
+    def visit_children(self, node: Node | None, scope: _ScopeBuilder) -> None:
+        if node is not None:
+            for child in node.named_children:
+                self.visit(child, scope)
+
+    def visit_decorated(self, node: Node, scope: _ScopeBuilder) -> None:
+        definition = node.child_by_field_name("definition")
+        for decorator in node.named_children:
+            if decorator.type != "decorator" or not decorator.named_child_count:
+                continue
+            expr = decorator.named_children[0]
+            if expr.type in ("identifier", "attribute"):
+                self.calls.append(Call(scope.qname, chain_of(expr), _line(decorator)))
+            self.visit(expr, scope)
+        if definition is not None:
+            self.visit_definition(definition, scope, node)
+
+    def visit_function(self, node: Node, scope: _ScopeBuilder) -> None:
+        self.visit_definition(node, scope, node)
+
+    def visit_class(self, node: Node, scope: _ScopeBuilder) -> None:
+        self.visit_definition(node, scope, node)
+
+    def visit_definition(self, node: Node, scope: _ScopeBuilder, outer: Node) -> None:
+        name = _text(node.child_by_field_name("name"))
+        if not name:
+            self.visit_children(node, scope)
+            return
+        qname = f"{scope.qname}.{name}" if scope.qname else name
+        body = node.child_by_field_name("body")
+        is_class = node.type == "class_definition"
+        kind = "class" if is_class else ("method" if scope.kind == "class" else "function")
+        self.add_symbol(
+            Symbol(
+                qname,
+                name,
+                kind,
+                outer.start_point[0] + 1,
+                outer.end_point[0] + 1,
+                scope.qname or self.module,
+                _signature(node, body),
+                _docstring(body),
+            )
+        )
+        decorators = _decorator_names(outer)
+        bind_kind = "class" if is_class else ("prop" if decorators & _PROPERTY_DECORATORS else "func")
+        scope.bindings.append(Binding(name, bind_kind, (qname,), _line(node)))
+        inner = self.new_scope(qname, "class" if is_class else "function", scope.qname)
+        if is_class:
+            self.visit_class_header(node, scope, inner)
+        else:
+            self.visit_function_header(node, scope, inner, outer)
+        self.visit_children(body, inner)
+
+    def visit_class_header(self, node: Node, scope: _ScopeBuilder, inner: _ScopeBuilder) -> None:
+        supers = node.child_by_field_name("superclasses")
+        if supers is None:
+            return
+        for arg in supers.named_children:
+            if arg.type != "keyword_argument":
+                chain = type_chain(arg)
+                if chain:
+                    inner.bases.append((chain, _line(arg)))
+        self.visit(supers, scope)
+
+    def visit_function_header(self, node: Node, scope: _ScopeBuilder, inner: _ScopeBuilder, outer: Node) -> None:
+        decorators = _decorator_names(outer)
+        inner.return_type = type_chain(node.child_by_field_name("return_type"))
+        params = node.child_by_field_name("parameters")
+        in_class = scope.kind == "class" and "staticmethod" not in decorators
+        first = True
+        for param in params.named_children if params is not None else ():
+            pname, annotation = _param_name_and_type(param)
+            for child in param.named_children:  # defaults and annotations run in the enclosing scope
+                if child.type not in ("identifier",):
+                    self.visit(child, scope)
+            if not pname:
+                continue
+            if first and in_class:
+                inner.self_name, inner.cls = pname, scope
+                kind = "cls" if "classmethod" in decorators else "self"
+                inner.bindings.append(Binding(pname, kind, (scope.qname,), _line(param)))
+            elif annotation:
+                inner.bindings.append(Binding(pname, "type", annotation, _line(param)))
+            else:
+                inner.bindings.append(Binding(pname, "unknown", (), _line(param)))
+            first = False
+
+    def visit_call(self, node: Node, scope: _ScopeBuilder) -> None:
+        function = node.child_by_field_name("function")
+        args = node.child_by_field_name("arguments")
+        chain = chain_of(function)
+        literal, obj = "", ()
+        positional = [a for a in args.named_children if a.type != "comment"] if args is not None else []
+        if chain[-1] == "getattr" and len(positional) >= 2:
+            obj, literal = chain_of(positional[0]), _string_value(positional[1]) or ""
+        elif chain[-1] in ("import_module", "__import__") and positional:
+            literal = _string_value(positional[0]) or ""
+        self.calls.append(Call(scope.qname, chain, _line(node), literal=literal, obj=obj))
+        if function is not None and function.type not in ("identifier",):
+            self.visit(function, scope)
+        if args is None:
+            return
+        for arg in args.named_children:
+            value = arg.child_by_field_name("value") if arg.type == "keyword_argument" else arg
+            if value is not None and value.type in ("identifier", "attribute"):
+                ref = chain_of(value)
+                if ref[0] not in ("?", "<lit>"):
+                    self.calls.append(Call(scope.qname, ref, _line(value), kind="ref"))
+            self.visit(arg, scope)
+
+    def visit_assignment(self, node: Node, scope: _ScopeBuilder) -> None:
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        annotation = type_chain(node.child_by_field_name("type"))
+        if left is not None and left.type == "identifier":
+            name = _text(left)
+            if annotation:
+                scope.bindings.append(Binding(name, "type", annotation, _line(node)))
+            for binding in _value_bindings(name, right, _line(node)):
+                scope.bindings.append(binding)
+            if scope.kind == "module":
+                self.add_symbol(
+                    Symbol(
+                        f"{self.module}.{name}" if self.module else name,
+                        name,
+                        "variable",
+                        _line(node),
+                        node.end_point[0] + 1,
+                        self.module,
+                        " ".join(_text(node).split())[:120],
+                    )
+                )
+        elif left is not None and left.type == "attribute":
+            self.bind_self_attribute(left, right, node, scope, annotation)
+        elif left is not None:
+            for target in _pattern_names(left):
+                scope.bindings.append(Binding(target, "unknown", (), _line(node)))
+        if right is not None:
+            self.visit(right, scope)
+        if left is not None and left.type != "identifier":
+            self.visit(left, scope)
+
+    def method_of(self, scope: _ScopeBuilder) -> _ScopeBuilder | None:
+        """The method whose `self` is visible from `scope` (the scope itself or an enclosing function)."""
+        current: _ScopeBuilder | None = scope
+        while current is not None and current.kind == "function":
+            if current.cls is not None:
+                return current
+            current = self.by_qname.get(current.parent)
+        return None
+
+    def bind_self_attribute(
+        self, left: Node, right: Node | None, node: Node, scope: _ScopeBuilder, annotation: Chain
+    ) -> None:
+        method = self.method_of(scope)
+        obj = left.child_by_field_name("object")
+        if method is None or method.cls is None or obj is None or _text(obj) != method.self_name:
+            return
+        attr = _text(left.child_by_field_name("attribute"))
+        line = _line(node)
+        if annotation:
+            method.cls.attrs.append(Binding(attr, "type", annotation, line, scope.qname))
+        for binding in _value_bindings(attr, right, line):
+            method.cls.attrs.append(Binding(binding.name, binding.kind, binding.chain, line, scope.qname))
+
+    def visit_for(self, node: Node, scope: _ScopeBuilder) -> None:
+        for name in _pattern_names(node.child_by_field_name("left")):
+            scope.bindings.append(Binding(name, "unknown", (), _line(node)))
+        self.visit_children(node, scope)
+
+    def visit_as_pattern(self, node: Node, scope: _ScopeBuilder) -> None:
+        alias = node.child_by_field_name("alias")
+        for name in _pattern_names(alias):
+            scope.bindings.append(Binding(name, "unknown", (), _line(node)))
+        self.visit_children(node, scope)
+
+    def visit_return(self, node: Node, scope: _ScopeBuilder) -> None:
+        if node.named_child_count:
+            value = node.named_children[0]
+            values = value.named_children if value.type == "conditional_expression" else [value]
+            for v in values:
+                chain = chain_of(v)
+                if chain[0] not in ("?", "<lit>"):
+                    scope.returns.append(chain)
+        self.visit_children(node, scope)
+
+    def visit_import(self, node: Node, scope: _ScopeBuilder) -> None:
+        line = _line(node)
+        for item in node.children_by_field_name("name"):
+            if item.type == "aliased_import":
+                module, alias = _text(item.child_by_field_name("name")), _text(item.child_by_field_name("alias"))
+                self.imports.append(Import(scope.qname, module, "", alias, line))
+                continue
+            module = _text(item)
+            top = module.split(".")[0]
+            if module == top:
+                self.imports.append(Import(scope.qname, module, "", module, line))
+            else:  # `import a.b` binds `a`; the edge goes to `a.b`
+                self.imports.append(Import(scope.qname, module, "", "", line))
+                self.imports.append(Import(scope.qname, top, "", top, line, edge=False))
+
+    def visit_import_from(self, node: Node, scope: _ScopeBuilder) -> None:
+        module_node = node.child_by_field_name("module_name")
+        if module_node is None:
+            return
+        module = self.absolute(module_node) if module_node.type == "relative_import" else _text(module_node)
+        if any(c.type == "wildcard_import" for c in node.named_children):
+            self.imports.append(Import(scope.qname, module, "*", "", _line(node)))
+            return
+        for item in node.children_by_field_name("name"):
+            if item.type == "aliased_import":
+                name = _text(item.child_by_field_name("name"))
+                alias = _text(item.child_by_field_name("alias"))
+            else:
+                name = alias = _text(item)
+            self.imports.append(Import(scope.qname, module, name, alias, _line(node)))
+
+
+def _decorator_names(outer: Node) -> set[str]:
+    """Last names of the decorators of a (decorated) definition: `@functools.wraps(f)` → "wraps"."""
+    names = set()
+    for d in outer.named_children:
+        if d.type == "decorator" and d.named_child_count:
+            chain = [c for c in chain_of(d.named_children[0]) if c != "()"]
+            names.add(chain[-1] if chain else "")
+    return names
+
+
+def _param_name_and_type(param: Node) -> tuple[str, Chain]:
+    t = param.type
+    if t == "identifier":
+        return _text(param), ()
+    if t in ("typed_parameter", "typed_default_parameter", "default_parameter"):
+        name_node = param.child_by_field_name("name")
+        if name_node is None:
+            name_node = next((c for c in param.named_children if c.type == "identifier"), None)
+            if name_node is None:  # *args: T / **kw: T
+                return "", ()
+        return _text(name_node), type_chain(param.child_by_field_name("type"))
+    return "", ()
+
+
+def _pattern_names(node: Node | None) -> list[str]:
+    if node is None:
+        return []
+    if node.type == "identifier":
+        return [_text(node)]
+    if node.type in (
+        "pattern_list",
+        "tuple_pattern",
+        "list_pattern",
+        "tuple",
+        "list",
+        "list_splat_pattern",
+        "parenthesized_expression",
+        "as_pattern_target",
+    ):
+        return [n for c in node.named_children for n in _pattern_names(c)]
+    return []
+
+
+def _value_bindings(name: str, right: Node | None, line: int) -> list[Binding]:
+    """How `name = right` binds: alias, call result, container items, or unknown."""
+    if right is None:
+        return []
+    if right.type in ("identifier", "attribute"):
+        return [Binding(name, "alias", chain_of(right), line)]
+    if right.type == "call":
+        return [Binding(name, "call", chain_of(right.child_by_field_name("function")), line)]
+    if right.type in ("list", "tuple", "set", "dictionary"):
+        items = [c.child_by_field_name("value") if c.type == "pair" else c for c in right.named_children]
+        chains = [chain_of(i) for i in items if i is not None and i.type in ("identifier", "attribute")]
+        return [Binding(name, "item", c, line) for c in chains] or [Binding(name, "alias", ("<lit>",), line)]
+    if right.type == "assignment":  # a = b = value
+        return _value_bindings(name, right.child_by_field_name("right"), line)
+    if right.type in _LITERALS:
+        return [Binding(name, "alias", ("<lit>",), line)]
+    return [Binding(name, "unknown", (), line)]
+
+
+_HANDLERS = {
+    "decorated_definition": _Walker.visit_decorated,
+    "function_definition": _Walker.visit_function,
+    "class_definition": _Walker.visit_class,
+    "call": _Walker.visit_call,
+    "assignment": _Walker.visit_assignment,
+    "for_statement": _Walker.visit_for,
+    "for_in_clause": _Walker.visit_for,
+    "as_pattern": _Walker.visit_as_pattern,
+    "return_statement": _Walker.visit_return,
+    "import_statement": _Walker.visit_import,
+    "import_from_statement": _Walker.visit_import_from,
+}
+
+
+def _count_errors(root: Node) -> int:
+    """ERROR and MISSING nodes, descending only into subtrees that contain one."""
+    count, stack = 0, [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            count += 1
+        if node.has_error:
+            stack.extend(node.children)
+    return count
+
+
+# ------------------------------------------------------------------------------------------ resolution (phase 2)
+
+Value = tuple[str, str]  # (kind, name): func | class | module | instance | external | builtin | super
+#                                        | unknown (nothing known, name hint) | opaque (known, but not ours)
+Resolved = list[tuple[Value, str]]  # values with their resolution label
+
+UNKNOWN: Value = ("unknown", "")
+OPAQUE: Value = ("opaque", "")
+
+
+def _weaker(a: str, b: str) -> str:
+    return a if _RANK[a] >= _RANK[b] else b
+
+
+class _ModuleInfo:
+    """Dict views of one module's facts, built on first use."""
+
+    def __init__(self, parsed: ParsedFile) -> None:
+        data: PyModule = parsed.data
+        self.parsed = parsed
+        self.scopes: dict[str, Scope] = {}
+        self.names: dict[str, dict[str, list[Binding | Import]]] = {}
+        self.attrs: dict[str, dict[str, list[Binding]]] = {}
+        self.stars: list[str] = []
+        self.symbols = frozenset(s.qname for s in parsed.symbols)
+        self.memo: dict[tuple[str, int], Resolved] = {}
+        for scope in data.scopes:
+            self.scopes.setdefault(scope.qname, scope)
+            table = self.names.setdefault(scope.qname, {})
+            for b in scope.bindings:
+                table.setdefault(b.name, []).append(b)
+            attrs = self.attrs.setdefault(scope.qname, {})
+            for b in scope.attrs:
+                attrs.setdefault(b.name, []).append(b)
+        for imp in data.imports:
+            if imp.name == "*":
+                if imp.scope == parsed.module:
+                    self.stars.append(imp.module)
+            elif imp.alias:
+                self.names.setdefault(imp.scope, {}).setdefault(imp.alias, []).append(imp)
+
+
+class _Index:
+    """Per-project lookup tables, filled lazily."""
+
+    def __init__(self, project: Mapping[str, ParsedFile]) -> None:
+        self.project = project
+        self.infos: dict[str, _ModuleInfo] = {}
+        self._packages: set[str] | None = None
+        self._methods: dict[str, list[str]] | None = None
+        self.module_attrs: dict[tuple[str, str], Resolved] = {}
+        self.mros: dict[str, list[str]] = {}
+        self.members: dict[tuple[str, str, str], tuple[str | None, Resolved]] = {}
+
+    def info(self, module: str) -> _ModuleInfo | None:
+        parsed = self.project.get(module)
+        if parsed is None or not isinstance(parsed.data, PyModule):
+            return None
+        info = self.infos.get(module)
+        if info is None or info.parsed is not parsed:
+            info = self.infos[module] = _ModuleInfo(parsed)
+        return info
+
+    def is_module(self, name: str) -> bool:
+        if name in self.project:
+            return True
+        if self._packages is None:
+            self._packages = {".".join(m.split(".")[:i]) for m in self.project for i in range(1, m.count(".") + 1)}
+        return name in self._packages
+
+    def module_of(self, qname: str) -> tuple[_ModuleInfo, Scope] | None:
+        """The module info and scope that define `qname` (a class or function)."""
+        parts = qname.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            info = self.info(".".join(parts[:i]))
+            if info is not None:
+                scope = info.scopes.get(qname)
+                return (info, scope) if scope is not None else None
+        return None
+
+    def classes_with_method(self, name: str) -> list[str]:
+        if self._methods is None:
+            self._methods = {}
+            for module in self.project:
+                info = self.info(module)
+                if info is None:
+                    continue
+                for scope in info.scopes.values():
+                    if scope.kind == "class":
+                        for b in scope.bindings:
+                            if b.kind == "func":
+                                self._methods.setdefault(b.name, []).append(scope.qname)
+        return self._methods.get(name, [])
+
+
+_INDEXES: dict[int, tuple[Mapping[str, ParsedFile], _Index]] = {}
+
+
+def _index_for(project: Mapping[str, ParsedFile]) -> _Index:
+    entry = _INDEXES.get(id(project))
+    if entry is not None and entry[0] is project:
+        return entry[1]
+    if len(_INDEXES) >= 4:
+        _INDEXES.pop(next(iter(_INDEXES)))
+    index = _Index(project)
+    _INDEXES[id(project)] = (project, index)  # holding the mapping keeps its id from being reused
+    return index
+
+
+class _Resolver:
+    """Evaluates chains for one file."""
+
+    def __init__(self, parsed: ParsedFile, index: _Index) -> None:
+        self.parsed, self.index = parsed, index
+        self.module = parsed.module
+        self.info = index.info(parsed.module) or _ModuleInfo(parsed)
+        self.active: set[tuple] = set()  # cycle guard
+        self.cut = 0  # how many lookups a cycle or the depth limit cut short (their callers are not memoized)
+
+    # -- names
+    def lookup(self, name: str, scope_qname: str, depth: int = 0) -> Resolved:
+        """LEGB lookup of a bare name from `scope_qname` (a scope of any project module)."""
+        info, scope = self.scope(scope_qname)
+        first = True
+        while scope is not None:
+            if scope.kind != "class" or first:
+                table = info.names.get(scope.qname, {})
+                if name in table:
+                    return self.bound(info, scope.qname, table[name], depth)
+            if scope.kind == "module" or not scope.parent:
+                break
+            first = False
+            scope = info.scopes.get(scope.parent)
+        module_name = info.parsed.module
+        if scope is None or scope.qname != module_name:
+            found = self.global_name(module_name, name, depth)
+            if found:
+                return found
+        else:
+            found = self.star_name(info, name, depth)
+            if found:
+                return found
+        if name in BUILTINS:
+            return [(("builtin", name), "import")]
+        return []
+
+    def scope(self, qname: str) -> tuple[_ModuleInfo, Scope | None]:
+        if qname in self.info.scopes:
+            return self.info, self.info.scopes[qname]
+        if qname in self.index.project:
+            info = self.index.info(qname)
+            if info is not None:
+                return info, info.scopes.get(qname)
+        found = self.index.module_of(qname)
+        if found is None:
+            return self.info, None
+        return found[0], found[1]
+
+    def global_name(self, module: str, name: str, depth: int) -> Resolved:
+        info = self.index.info(module)
+        if info is None:
+            return []
+        table = info.names.get(module, {})
+        if name in table:
+            return self.bound(info, module, table[name], depth)
+        return self.star_name(info, name, depth)
+
+    def star_name(self, info: _ModuleInfo, name: str, depth: int) -> Resolved:
+        for star in info.stars:
+            if self.index.info(star) is not None:
+                found = self.module_attr(star, name, depth + 1, submodules=False)
+                if found:
+                    return found
+            elif not self.index.is_module(star):
+                return [(OPAQUE, "import")]  # `from external import *` may define it
+        return []
+
+    def bound(self, info: _ModuleInfo, scope_qname: str, entries: list[Binding | Import], depth: int) -> Resolved:
+        """Values of a name's bindings in one scope (memoized on the module info unless a cycle cut it short)."""
+        key = (scope_qname, id(entries))
+        cached = info.memo.get(key)
+        if cached is not None:
+            return cached
+        active_key = ("bound", info.parsed.module, *key)
+        if active_key in self.active or depth > MAX_DEPTH:
+            self.cut += 1
+            return []
+        cut, out = self.cut, []
+        self.active.add(active_key)
+        try:
+            for entry in entries:
+                if isinstance(entry, Import):
+                    out.extend(self.imported(entry, depth))
+                else:
+                    out.extend(self.binding(entry, entry.scope or scope_qname, depth))
+        finally:
+            self.active.discard(active_key)
+        out = _dedupe(out)
+        if self.cut == cut:
+            info.memo[key] = out
+        return out
+
+    def imported(self, imp: Import, depth: int) -> Resolved:
+        if imp.name:
+            return self.module_attr(imp.module, imp.name, depth + 1)
+        if self.index.is_module(imp.module):
+            return [(("module", imp.module), "import")]
+        return [(("external", imp.module), "import")]
+
+    def binding(self, b: Binding, scope_qname: str, depth: int) -> Resolved:
+        if b.kind in ("func", "class"):
+            return [((b.kind, b.chain[0]), "local")]
+        if b.kind == "prop":  # reading a property is calling its getter
+            return self.call_result(("func", b.chain[0]), "local", depth + 1)
+        if b.kind == "self":
+            return [(("instance", b.chain[0]), "self")]
+        if b.kind == "cls":
+            return [(("class", b.chain[0]), "self")]
+        if b.kind == "alias" or b.kind == "item":
+            return [(v, _weaker(r, "inferred")) for v, r in self.chain(b.chain, scope_qname, depth + 1)]
+        if b.kind == "call":
+            return [(v, _weaker(r, "inferred")) for v, r in self.chain((*b.chain, "()"), scope_qname, depth + 1)]
+        if b.kind == "type":
+            out: Resolved = []
+            for v, r in self.chain(b.chain, scope_qname, depth + 1):
+                out.append(((("instance", v[1]) if v[0] == "class" else OPAQUE), _weaker(r, "inferred")))
+            return out
+        return [(UNKNOWN, "inferred")]
+
+    def module_attr(self, module: str, attr: str, depth: int, submodules: bool = True) -> Resolved:
+        """`module.attr`, following re-exports; submodule fallback; external when outside the project."""
+        key = (module, attr)
+        cached = self.index.module_attrs.get(key)
+        if cached is not None:
+            return cached
+        if ("attr", key) in self.active or depth > MAX_DEPTH:
+            self.cut += 1
+            return []
+        cut = self.cut
+        self.active.add(("attr", key))
+        try:
+            found = self.global_name(module, attr, depth + 1) if self.index.info(module) else []
+            found = [(v, "import" if r in ("local", "self") else r) for v, r in found]
+            dotted = f"{module}.{attr}"
+            if not found and submodules and self.index.is_module(dotted):
+                found = [(("module", dotted), "import")]
+            if not found and not self.index.is_module(module):
+                found = [(("external", dotted), "import")]
+            if not found:
+                found = [(("unknown", dotted), "import")]
+        finally:
+            self.active.discard(("attr", key))
+        if submodules and self.cut == cut:
+            self.index.module_attrs[key] = found
+        return found
+
+    # -- chains
+    def chain(self, chain: Chain, scope_qname: str, depth: int = 0) -> Resolved:
+        if not chain or depth > MAX_DEPTH:
+            return []
+        root = chain[0]
+        if root in ("?", "<lit>"):
+            current: Resolved = [(UNKNOWN if root == "?" else OPAQUE, "inferred")]
+            rest = chain[1:]
+        elif root == "super" and chain[1:2] == ("()",):
+            cls = self.enclosing_class(scope_qname)
+            current = [(("super", cls), "super")] if cls else [(OPAQUE, "super")]
+            rest = chain[2:]
+        else:
+            current = self.lookup(root, scope_qname, depth) or [(("unknown", root), "name_only")]
+            rest = chain[1:]
+        for segment in rest:
+            nxt: Resolved = []
+            for value, label in current:
+                nxt.extend(self.step(value, label, segment, depth + 1))
+            current = _dedupe(nxt)
+            if not current:
+                break
+        return current
+
+    def step(self, value: Value, label: str, segment: str, depth: int) -> Resolved:
+        kind, name = value
+        if segment == "()":
+            return self.call_result(value, label, depth)
+        if segment == "[]":
+            if kind in ("func", "class"):  # an element of a container of functions / classes
+                return [(value, label)]
+            return [(UNKNOWN if kind == "unknown" else OPAQUE, label)]
+        if kind == "module":
+            return [(v, _weaker(r, label)) for v, r in self.module_attr(name, segment, depth)]
+        if kind == "external":
+            return [(("external", f"{name}.{segment}"), label)]
+        if kind in ("class", "instance", "super"):
+            return self.member(value, label, segment, depth)
+        if kind == "unknown":
+            return [(("unknown", segment), label)]
+        return [(OPAQUE, label)]
+
+    def call_result(self, value: Value, label: str, depth: int) -> Resolved:
+        kind, name = value
+        label = _weaker(label, "inferred")
+        if kind == "class":
+            return [(("instance", name), label)]
+        if kind == "func":
+            _info, scope = self.scope(name)
+            if scope is None:
+                return [(UNKNOWN, label)]
+            out: Resolved = []
+            if scope.return_type:
+                for v, r in self.chain(scope.return_type, name, depth + 1):
+                    out.append(((("instance", v[1]) if v[0] == "class" else OPAQUE), _weaker(r, label)))
+            for ret in scope.returns:
+                for v, r in self.chain(ret, name, depth + 1):
+                    if v[0] in ("func", "class", "instance"):
+                        out.append((v, _weaker(r, label)))
+            return out or [(UNKNOWN, label)]
+        if kind == "unknown":
+            return [(UNKNOWN, label)]
+        return [(OPAQUE, label)]
+
+    # -- classes
+    def enclosing_class(self, scope_qname: str) -> str:
+        info, scope = self.scope(scope_qname)
+        while scope is not None and scope.kind == "function":
+            parent = info.scopes.get(scope.parent)
+            if parent is not None and parent.kind == "class":
+                return parent.qname
+            scope = parent
+        return ""
+
+    def bases(self, cls: str, depth: int) -> list[str]:
+        """Base classes of `cls` as qnames; external/builtin bases as "<external>" (object is dropped)."""
+        info, scope = self.scope(cls)
+        if scope is None or scope.kind != "class":
+            return []
+        out: list[str] = []
+        for chain, _line in scope.bases:
+            values = self.chain(chain, scope.parent or info.parsed.module, depth + 1)
+            classes = [v[1] for v, _ in values if v[0] == "class"]
+            if classes:
+                out.append(classes[0])
+            elif chain != ("object",):
+                out.append(f"<external>{cls}.{len(out)}")
+        return out
+
+    def mro(self, cls: str, depth: int = 0) -> list[str]:
+        cached = self.index.mros.get(cls)
+        if cached is not None:
+            return cached
+        if ("mro", cls) in self.active or depth > MAX_DEPTH:
+            self.cut += 1
+            return [cls]
+        cut = self.cut
+        self.active.add(("mro", cls))
+        try:
+            bases = self.bases(cls, depth)
+            linear = [[b] if b.startswith("<external>") else self.mro(b, depth + 1) for b in bases]
+            result = _c3([cls], [*linear, list(bases)]) or _dfs([cls], linear)
+        finally:
+            self.active.discard(("mro", cls))
+        if self.cut == cut:
+            self.index.mros[cls] = result
+        return result
+
+    def member(self, value: Value, label: str, attr: str, depth: int) -> Resolved:
+        """`attr` looked up on a class, an instance or `super()` along the MRO, labelled by how it was found."""
+        kind, cls = value
+        owner, found = self.find_member(kind, cls, attr, depth)
+        if owner is None:
+            return [(OPAQUE if kind == "super" or found else ("unknown", attr), label)]
+        if kind == "super":
+            step_label = "super"
+        elif label == "self" and owner != cls:
+            step_label = "inherited"
+        else:
+            step_label = label
+        return [(v, step_label if r == "local" else _weaker(r, step_label)) for v, r in found]
+
+    def find_member(self, kind: str, cls: str, attr: str, depth: int) -> tuple[str | None, Resolved]:
+        """(owning class, raw values) of `attr`; (None, [opaque]) when an external base may define it."""
+        key = (kind, cls, attr)
+        cached = self.index.members.get(key)
+        if cached is not None:
+            return cached
+        cut = self.cut
+        mro = self.mro(cls, depth)
+        result: tuple[str | None, Resolved] = (None, [])
+        for owner in mro[1:] if kind == "super" else mro:
+            if owner.startswith("<external>"):
+                result = (None, [(OPAQUE, "import")])
+                break
+            info, scope = self.scope(owner)
+            if scope is None:
+                continue
+            entries = info.names.get(owner, {}).get(attr)
+            attrs = info.attrs.get(owner, {}).get(attr) if kind == "instance" else None
+            out: Resolved = []
+            if entries:
+                out.extend(self.bound(info, owner, entries, depth + 1))
+            if attrs:
+                out.extend((v, _weaker(r, "inferred")) for v, r in self.bound(info, owner, attrs, depth + 1))
+            if out:
+                result = (owner, out)
+                break
+        if self.cut == cut:
+            self.index.members[key] = result
+        return result
+
+
+def _dedupe(values: Resolved) -> Resolved:
+    seen: dict[Value, str] = {}
+    for v, r in values:
+        if v not in seen or _RANK[r] < _RANK[seen[v]]:
+            seen[v] = r
+    known = [(v, r) for v, r in seen.items() if v[0] not in ("unknown", "opaque")]
+    if known:
+        return known
+    return list(seen.items())
+
+
+def _c3(head: list[str], sequences: list[list[str]]) -> list[str] | None:
+    result = list(head)
+    seqs = [list(s) for s in sequences if s]
+    while seqs:
+        for seq in seqs:
+            candidate = seq[0]
+            if not any(candidate in s[1:] for s in seqs):
+                break
+        else:
+            return None
+        result.append(candidate)
+        seqs = [[x for x in s if x != candidate] for s in seqs]
+        seqs = [s for s in seqs if s]
+    return result
+
+
+def _dfs(head: list[str], linear: list[list[str]]) -> list[str]:
+    result = list(head)
+    for seq in linear:
+        result.extend(x for x in seq if x not in result)
+    return result
+
+
+# ------------------------------------------------------------------------------------------------- edge making
+
+
+def _call_edges(res: _Resolver, call: Call) -> Iterator[Edge]:
+    values = res.chain(call.chain, call.scope)
+    src, line = call.scope, call.line
+    if call.kind == "ref":
+        for (kind, name), _label in values:
+            if kind == "func":
+                yield Edge("CALLS", src, name, "symbol", line, "inferred", REF_CONFIDENCE)
+        return
+    for (kind, name), label in values:
+        if kind == "func":
+            yield Edge("CALLS", src, name, "symbol", line, label, 1.0)
+        elif kind == "class":
+            target = _constructor(res, name)
+            resolution = "constructor" if label in ("local", "import", "self", "inherited", "super") else label
+            yield Edge("CALLS", src, target, "symbol", line, resolution, 1.0)
+        elif kind == "instance":
+            found = res.member(("instance", name), label, "__call__", 0)
+            for (k, target), r in found:
+                if k == "func":
+                    yield Edge("CALLS", src, target, "symbol", line, _weaker(r, "inferred"), 1.0)
+        elif kind == "builtin":
+            if name in DYNAMIC_BUILTINS:
+                yield Edge("CALLS", src, f"<builtin>.{name}", "builtin", line, "dynamic", DYNAMIC_CONFIDENCE)
+                yield from _dynamic_targets(res, call, name)
+            else:
+                yield Edge("CALLS", src, f"<builtin>.{name}", "builtin", line, "import", 1.0)
+        elif kind == "external":
+            if name in DYNAMIC_EXTERNALS:
+                yield Edge("CALLS", src, name, "external", line, "dynamic", DYNAMIC_CONFIDENCE)
+                yield from _dynamic_targets(res, call, name)
+            else:
+                yield Edge("CALLS", src, name, "external", line, label, 1.0)
+        elif kind == "unknown":
+            yield from _unknown_edges(res, call, name, label)
+
+
+def _constructor(res: _Resolver, cls: str) -> str:
+    found = res.member(("class", cls), "local", "__init__", 0)
+    for (kind, target), _ in found:
+        if kind == "func":
+            return target
+    return cls
+
+
+def _unknown_edges(res: _Resolver, call: Call, name: str, label: str) -> Iterator[Edge]:
+    if len(call.chain) == 1 and label == "name_only":  # a bare name bound nowhere
+        yield Edge("CALLS", call.scope, call.chain[0], "unresolved", call.line, "name_only", 0.0)
+        return
+    attr = call.chain[-1]
+    if len(call.chain) < 2 or attr in ("()", "[]") or name != attr or attr in BUILTIN_METHODS:
+        return
+    candidates = res.index.classes_with_method(attr)
+    if not 0 < len(candidates) <= NAME_ONLY_MAX:
+        return
+    confidence = min(0.5, 1.0 / len(candidates))
+    for cls in candidates:
+        yield Edge("CALLS", call.scope, f"{cls}.{attr}", "symbol", call.line, "name_only", confidence)
+
+
+def _dynamic_targets(res: _Resolver, call: Call, name: str) -> Iterator[Edge]:
+    if not call.literal:
+        return
+    if name == "getattr" and call.obj:
+        for (kind, target), _ in res.chain((*call.obj, call.literal), call.scope):
+            if kind in ("func", "class"):
+                yield Edge("CALLS", call.scope, target, "symbol", call.line, "dynamic", DYNAMIC_CONFIDENCE)
+    elif name in ("__import__", "importlib.import_module") and res.index.is_module(call.literal):
+        yield Edge("CALLS", call.scope, call.literal, "module", call.line, "dynamic", DYNAMIC_CONFIDENCE)
+
+
+def _import_edges(res: _Resolver, imp: Import) -> Iterator[Edge]:
+    src = res.module
+    if not imp.edge:
+        return
+    if imp.name in ("", "*"):
+        kind = "module" if res.index.is_module(imp.module) else "external"
+        yield Edge("IMPORTS", src, imp.module, kind, imp.line, "import", 1.0)
+        return
+    if not res.index.is_module(imp.module):
+        yield Edge("IMPORTS", src, f"{imp.module}.{imp.name}", "external", imp.line, "import", 1.0)
+        return
+    for (kind, target), _ in res.module_attr(imp.module, imp.name, 0):
+        if kind in ("func", "class"):
+            yield Edge("IMPORTS", src, target, "symbol", imp.line, "import", 1.0)
+        elif kind == "module":
+            yield Edge("IMPORTS", src, target, "module", imp.line, "import", 1.0)
+        elif kind == "external":
+            yield Edge("IMPORTS", src, target, "external", imp.line, "import", 1.0)
+        else:  # a module-level variable is a symbol too; anything else points at the module
+            info, qname = res.index.info(imp.module), f"{imp.module}.{imp.name}"
+            if info is not None and qname in info.symbols:
+                yield Edge("IMPORTS", src, qname, "symbol", imp.line, "import", 1.0)
+            else:
+                yield Edge("IMPORTS", src, imp.module, "module", imp.line, "import", 1.0)
+
+
+def _inherit_edges(res: _Resolver, scope: Scope) -> Iterator[Edge]:
+    for chain, line in scope.bases:
+        if chain == ("object",):
+            continue
+        for (kind, target), label in res.chain(chain, scope.parent or res.module):
+            if kind == "class":
+                resolution = "local" if label == "local" else "import"
+                yield Edge("INHERITS", scope.qname, target, "symbol", line, resolution, 1.0)
+            elif kind == "external":
+                yield Edge("INHERITS", scope.qname, target, "external", line, "import", 1.0)
+            elif kind == "builtin":
+                yield Edge("INHERITS", scope.qname, f"<builtin>.{target}", "builtin", line, "import", 1.0)
+
+
+# ---------------------------------------------------------------------------------------------- the Language
+
+
+class PythonLanguage:
+    name = "python"
+    extensions = (".py",)
+
+    def module_names(self, paths: Iterable[str]) -> dict[str, str]:
+        paths = [p for p in paths if PurePosixPath(p).suffix == ".py"]
+        packages = {str(PurePosixPath(p).parent) for p in paths if PurePosixPath(p).name == "__init__.py"}
+        roots = _source_roots(paths, packages)
+        out: dict[str, str] = {}
+        taken: set[str] = set()
+        for path in sorted(paths):
+            parts = list(PurePosixPath(path).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            if len(parts) > 1 and parts[0] in roots:
+                stripped = ".".join(parts[1:])
+                if stripped not in taken:
+                    out[path] = stripped
+                    taken.add(stripped)
+                    continue
+            out[path] = ".".join(parts)
+            taken.add(out[path])
+        return out
+
+    def parse(self, path: str, module: str, source: bytes) -> ParsedFile:
+        is_package = PurePosixPath(path).name == "__init__.py"
+        tree = _PARSER.parse(source)
+        root = tree.root_node
+        walker = _Walker(module, is_package)
+        top = walker.new_scope(module, "module", "")
+        errors = _count_errors(root)
+        try:
+            walker.visit_children(root, top)
+        except RecursionError:
+            errors += 1
+        loc = source.count(b"\n") + (1 if source and not source.endswith(b"\n") else 0)
+        data = PyModule(
+            is_package, tuple(s.freeze() for s in walker.scopes), tuple(walker.imports), tuple(walker.calls)
+        )
+        return ParsedFile(path, self.name, module, loc, tuple(walker.symbols), errors, data)
+
+    def resolve(self, parsed: ParsedFile, project: Mapping[str, ParsedFile]) -> list[Edge]:
+        data = parsed.data
+        if not isinstance(data, PyModule):
+            return []
+        res = _Resolver(parsed, _index_for(project))
+        edges: dict[Edge, None] = {}
+        for imp in data.imports:
+            edges.update(dict.fromkeys(_import_edges(res, imp)))
+        for scope in data.scopes:
+            if scope.kind == "class":
+                edges.update(dict.fromkeys(_inherit_edges(res, scope)))
+        for call in data.calls:
+            edges.update(dict.fromkeys(_call_edges(res, call)))
+        return list(edges)
+
+    def dependencies(self, parsed: ParsedFile) -> set[str]:
+        data = parsed.data
+        if not isinstance(data, PyModule):
+            return set()
+        deps: set[str] = set()
+        for imp in data.imports:
+            parts = imp.module.split(".")
+            deps.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+            if imp.name and imp.name != "*":
+                deps.add(f"{imp.module}.{imp.name}")
+        deps.discard(parsed.module)
+        deps.discard("")
+        return deps
+
+
+def _source_roots(paths: list[str], packages: set[str]) -> set[str]:
+    """Top folders without `__init__.py` and without modules of their own whose children are packages."""
+    tops_with_files = {PurePosixPath(p).parts[0] for p in paths if len(PurePosixPath(p).parts) == 2}
+    roots = set()
+    for pkg in packages:
+        parts = PurePosixPath(pkg).parts
+        if len(parts) == 2 and parts[0] not in packages and parts[0] not in tops_with_files:
+            roots.add(parts[0])
+    return roots
+
+
+LANGUAGE = PythonLanguage()
