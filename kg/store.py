@@ -68,7 +68,8 @@ class Store:
     @classmethod
     def connect(cls, settings: Settings) -> Store:
         with map_neo4j_errors(settings):
-            driver = neo4j.GraphDatabase.driver(settings.uri, auth=(settings.user, settings.password))
+            driver = neo4j.GraphDatabase.driver(settings.uri, auth=(settings.user, settings.password),
+                                                notifications_min_severity="OFF")
             try:
                 driver.verify_connectivity()
             except BaseException:

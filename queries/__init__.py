@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
 _NAME = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)*$")
 
@@ -41,8 +42,8 @@ def statements(name: str) -> list[str]:
 
 def names() -> list[str]:
     """Every named query, e.g. `callers`, `schema`."""
-    root = resources.files(__name__)
-    return sorted(p.name.removesuffix(".cypher") for p in root.iterdir() if p.name.endswith(".cypher"))
+    root = Path(str(resources.files(__name__)))
+    return sorted(p.relative_to(root).with_suffix("").as_posix() for p in root.rglob("*.cypher"))
 
 
 def _strip_comments(text: str) -> str:

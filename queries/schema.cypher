@@ -20,6 +20,9 @@ CREATE CONSTRAINT llm_call_id IF NOT EXISTS FOR (n:LLMCall) REQUIRE n.id IS UNIQ
 
 // Lookups by the names people type and by the file a node came from (incremental updates delete by path).
 CREATE INDEX module_repo_path IF NOT EXISTS FOR (n:Module) ON (n.repo, n.path);
+CREATE INDEX module_qkey IF NOT EXISTS FOR (n:Module) ON (n.qkey);
+CREATE INDEX module_repo IF NOT EXISTS FOR (n:Module) ON (n.repo);
+CREATE INDEX document_repo IF NOT EXISTS FOR (n:Document) ON (n.repo);
 CREATE INDEX symbol_name IF NOT EXISTS FOR (n:Symbol) ON (n.name);
 CREATE INDEX symbol_qname IF NOT EXISTS FOR (n:Symbol) ON (n.qname);
 CREATE INDEX symbol_repo_path IF NOT EXISTS FOR (n:Symbol) ON (n.repo, n.path);

@@ -83,6 +83,12 @@ def _build(target: Path, on_build: Callable[[str], None] | None) -> None:
         if not (target / "ready").exists():
             raise
     shutil.rmtree(work, ignore_errors=True)
+    for old in target.parent.iterdir():  # builds of earlier launcher versions are ~140 MB each
+        if old.name != target.name and not old.name.startswith(f"{target.name}."):
+            if old.is_dir():
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                old.unlink(missing_ok=True)
 
 
 def _sources_digest() -> str:

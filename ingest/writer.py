@@ -1,0 +1,137 @@
+"""Turns parsed and resolved facts into rows for the named writes in queries/ingest/.
+
+A file is written in a fixed order: clear its outgoing edges, upsert its module and symbols, prune the symbols it
+no longer defines (their incoming edges go with them, so nothing points at a ghost), write DEFINES, write its
+outgoing edges, and only then mark it with its content hash. A write that dies half way leaves the file unmarked,
+so the next ingest redoes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ingest.documents import Document
+from ingest.facts import Edge, ParsedFile
+from kg.store import Store, Transaction
+
+_LABELS = {"class": "Class", "function": "Function", "method": "Method", "variable": "Variable"}
+_INTERNAL = frozenset({"symbol", "module"})
+
+
+@dataclass
+class FileWrite:
+    """Everything to write for one ingest step: files to (re)write, files whose edges are re-resolved, deletions."""
+
+    parsed: dict[str, ParsedFile] = field(default_factory=dict)  # path → parse, files whose nodes change
+    bad_encoding: set[str] = field(default_factory=set)
+    edges: dict[str, list[Edge]] = field(default_factory=dict)  # path → outgoing edges (parsed files and dependents)
+    modules: dict[str, str] = field(default_factory=dict)  # path → module name, for every path in `edges`
+    documents: list[Document] = field(default_factory=list)
+    deleted: set[str] = field(default_factory=set)
+    hashes: dict[str, str] = field(default_factory=dict)  # path → content hash, marked last
+
+    def is_empty(self) -> bool:
+        return not (self.parsed or self.edges or self.documents or self.deleted or self.hashes)
+
+
+class GraphWriter:
+    def __init__(self, store: Store, repo: str) -> None:
+        self.store = store
+        self.repo = repo
+
+    def put_repo(self, root: str, role: str) -> None:
+        self.store.write("ingest/repo_put", repo=self.repo, root=root, role=role)
+
+    def forget_repo(self) -> None:
+        """Remove everything ingested from this repository (and Externals only it pointed at)."""
+        self.store.write("ingest/repo_delete", repo=self.repo)
+        self.store.write("ingest/externals_prune")
+        self.store.write("ingest/repo_node_delete", repo=self.repo)
+
+    def write(self, step: FileWrite, one_transaction: bool) -> None:
+        """Write one step: in one transaction (an incremental update) or in UNWIND batches (a bulk ingest)."""
+        if one_transaction:
+            with self.store.transaction() as tx:
+                self._write(step, tx)
+        else:
+            self._write(step, self.store)
+
+    def _write(self, step: FileWrite, sink: Store | Transaction) -> None:
+        repo = self.repo
+        cleared = sorted(set(step.edges) | set(step.parsed) | step.deleted)
+        sink.write("ingest/files_clear", [{"path": p} for p in cleared], repo=repo)
+        if step.deleted:
+            sink.write("ingest/files_delete", [{"path": p} for p in sorted(step.deleted)], repo=repo)
+        files = [step.parsed[p] for p in sorted(step.parsed)]
+        if files:
+            sink.write("ingest/modules_put", [self._module_row(f, f.path in step.bad_encoding) for f in files],
+                       repo=repo)
+            sink.write("ingest/symbols_put", [row for f in files for row in self._symbol_rows(f)], repo=repo)
+            sink.write("ingest/symbols_prune",
+                       [{"path": f.path, "keys": [self._key(s.qname) for s in f.symbols]} for f in files], repo=repo)
+            sink.write("ingest/defines_clear", [{"path": f.path} for f in files], repo=repo)
+            sink.write("ingest/defines_put", [row for f in files for row in self._defines_rows(f)])
+        internal, external = self._edge_rows(step)
+        sink.write("ingest/edges_internal_put", internal)
+        sink.write("ingest/edges_external_put", external)
+        if step.documents:
+            sink.write("ingest/documents_put", [self._document_row(d) for d in step.documents], repo=repo)
+        if step.hashes:
+            sink.write("ingest/files_mark", [{"path": p, "hash": h} for p, h in sorted(step.hashes.items())],
+                       repo=repo)
+
+    # ── rows ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+    def _key(self, qname_or_path: str) -> str:
+        return f"{self.repo}:{qname_or_path}"
+
+    def _module_row(self, f: ParsedFile, bad_encoding: bool) -> dict:
+        return {"key": self._key(f.path), "path": f.path, "qname": f.module, "qkey": self._key(f.module),
+                "lang": f.lang, "loc": f.loc, "syntax_errors": f.syntax_errors, "bad_encoding": bad_encoding}
+
+    def _symbol_rows(self, f: ParsedFile) -> Iterable[dict]:
+        for s in f.symbols:
+            yield {"key": self._key(s.qname), "path": f.path, "qname": s.qname, "name": s.name, "kind": s.kind,
+                   "label": _LABELS[s.kind], "start_line": s.start_line, "end_line": s.end_line,
+                   "signature": s.signature, "doc": s.doc}
+
+    def _defines_rows(self, f: ParsedFile) -> Iterable[dict]:
+        for s in f.symbols:
+            by_module = s.parent == f.module
+            yield {"child": self._key(s.qname), "parent_module": self._key(f.path) if by_module else None,
+                   "parent_symbol": None if by_module else self._key(s.parent)}
+
+    def _edge_rows(self, step: FileWrite) -> tuple[list[dict], list[dict]]:
+        internal: list[dict] = []
+        external: list[dict] = []
+        for path in sorted(step.edges):
+            module = step.modules[path]
+            for e in step.edges[path]:
+                row = {"type": e.kind, "line": e.line, "resolution": e.resolution, "confidence": e.confidence,
+                       "source_module": self._key(path) if e.source == module else None,
+                       "source_symbol": None if e.source == module else self._key(e.source)}
+                if e.target_kind in _INTERNAL:
+                    row["target_module"] = self._key(e.target) if e.target_kind == "module" else None
+                    row["target_symbol"] = self._key(e.target) if e.target_kind == "symbol" else None
+                    internal.append(row)
+                else:
+                    row["target"] = e.target if e.target_kind != "unresolved" else f"<unresolved>.{e.target}"
+                    row["target_kind"] = e.target_kind
+                    external.append(row)
+        return internal, external
+
+    def _document_row(self, d: Document) -> dict:
+        return {"key": self._key(d.path), "path": d.path, "kind": d.kind, "title": d.title, "error": d.error,
+                "chunks": [{"ordinal": c.ordinal, "heading": c.heading, "text": c.text, "start_line": c.start_line,
+                            "end_line": c.end_line} for c in d.chunks]}
+
+
+def count_edges(edges: Sequence[Edge]) -> tuple[dict[str, int], dict[str, int]]:
+    by_kind: dict[str, int] = {}
+    by_resolution: dict[str, int] = {}
+    for e in edges:
+        by_kind[e.kind] = by_kind.get(e.kind, 0) + 1
+        if e.kind == "CALLS":
+            by_resolution[e.resolution] = by_resolution.get(e.resolution, 0) + 1
+    return by_kind, by_resolution

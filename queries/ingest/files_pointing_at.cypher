@@ -1,0 +1,13 @@
+// Files of a repository with CALLS/IMPORTS/INHERITS edges into the given files: they must be re-resolved when
+// those files change in ways kg cannot compare (no earlier parse) or disappear.
+:param repo => 'flask';
+:param paths => ['src/flask/helpers.py'];
+UNWIND $paths AS path
+MATCH (:Symbol {repo: $repo, path: path})<-[:CALLS|IMPORTS|INHERITS]-(src)
+WHERE src.path <> path
+RETURN DISTINCT src.path AS path
+UNION
+UNWIND $paths AS path
+MATCH (:Module {repo: $repo, path: path})<-[:CALLS|IMPORTS|INHERITS]-(src)
+WHERE src.path <> path
+RETURN DISTINCT src.path AS path;

@@ -1,0 +1,4 @@
+// Delete the Repo node of a repository whose contents are already gone.
+:param repo => 'flask';
+MATCH (r:Repo {name: $repo})
+DETACH DELETE r;

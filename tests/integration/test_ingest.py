@@ -1,0 +1,160 @@
+"""Ingesting real files into the real Neo4j: known facts, incremental updates equal to a clean ingest, bad input."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ingest.pipeline import Ingestor
+from ingest.writer import GraphWriter
+from kg.errors import InputError
+from kg.store import Store
+from tests.graph_snapshot import snapshot
+from tests.sdists import sdist
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+TINYSHOP = REPO_ROOT / "examples" / "tinyshop"
+
+
+def calls(store: Store, repo: str, source: str) -> dict[str, tuple[str, float]]:
+    rows = store.read_text(
+        "MATCH (a {repo: $repo, qname: $source})-[r:CALLS]->(b) "
+        "RETURN coalesce(b.qname, b.name) AS target, r.resolution AS resolution, r.confidence AS confidence",
+        repo=repo, source=source)
+    return {r["target"]: (r["resolution"], r["confidence"]) for r in rows}
+
+
+def test_tinyshop_graph_has_the_expected_structure(store: Store) -> None:
+    report = Ingestor(store, TINYSHOP, repo="shop").run()
+    assert (report.files, report.documents, report.written) == (6, 2, 8)
+
+    checkout = calls(store, "shop", "shop.cart.Cart.checkout")
+    assert checkout["shop.models.Order"] == ("constructor", 1.0)
+    assert checkout["shop.pricing.apply_discounts"] == ("import", 1.0)
+    assert checkout["shop.storage.OrderStore.save"][0] == "inferred"
+    assert calls(store, "shop", "shop.storage.JsonOrderStore.save")["shop.storage.OrderStore.save"] == ("super", 1.0)
+    # An ambiguous call keeps both candidates, each below certainty.
+    subtotal = calls(store, "shop", "shop.models.Order.subtotal_cents")
+    assert {t for t, (res, c) in subtotal.items() if res == "name_only" and c < 1} == {
+        "shop.models.LineItem.total_cents", "shop.models.Order.total_cents"}
+
+    inherits = store.read_text("MATCH (a:Class {repo: 'shop'})-[:INHERITS]->(b) RETURN a.qname AS a, b.qname AS b")
+    assert inherits == [{"a": "shop.storage.JsonOrderStore", "b": "shop.storage.OrderStore"}]
+    defines = store.read_text("MATCH (:Class {key: 'shop:shop.cart.Cart'})-[:DEFINES]->(m:Method) "
+                              "RETURN collect(m.name) AS names")
+    assert sorted(defines[0]["names"]) == ["__init__", "add", "checkout"]
+    chunks = store.read_text("MATCH (:Document {key: 'shop:README.md'})-[:HAS_CHUNK]->(c) "
+                             "RETURN c.heading AS heading ORDER BY c.ordinal")
+    assert [c["heading"] for c in chunks] == ["tinyshop", "tinyshop > Pricing", "tinyshop > Storage"]
+
+
+def test_rerun_on_an_unchanged_tree_writes_nothing(store: Store) -> None:
+    Ingestor(store, TINYSHOP, repo="shop").run()
+    before = snapshot(store, "shop")
+    again = Ingestor(store, TINYSHOP, repo="shop").run()
+    assert (again.written, again.deleted, again.reresolved, again.unchanged) == (0, 0, 0, 8)
+    assert snapshot(store, "shop") == before
+
+
+def test_flask_known_facts(store: Store) -> None:
+    root = sdist("flask", "3.0.3")
+    report = Ingestor(store, root, repo="flask").run()
+    assert report.files == 82 and not report.syntax_errors  # every .py in the sdist
+    assert report.edges["CALLS"] > 3000
+
+    init = calls(store, "flask", "flask.app.Flask.__init__")
+    assert init["flask.sansio.app.App.__init__"] == ("super", 1.0)
+    wsgi = calls(store, "flask", "flask.app.Flask.wsgi_app")
+    assert wsgi["flask.ctx.RequestContext.push"][0] == "inferred"
+    bases = store.read_text("MATCH (:Class {qname: 'flask.app.Flask'})-[:INHERITS]->(b) RETURN b.qname AS q")
+    assert bases == [{"q": "flask.sansio.app.App"}]
+    # `from .globals import request` re-exported by the package: the import lands on the defining module's symbol.
+    imports = store.read_text("MATCH (:Module {qname: 'flask.views'})-[:IMPORTS]->(t) "
+                              "RETURN coalesce(t.qname, t.name) AS t")
+    assert "flask.globals.current_app" in {r["t"] for r in imports}
+    assert store.read_text("MATCH (e:External {name: 'werkzeug.exceptions.HTTPException'}) RETURN count(e) AS n")[0][
+        "n"] == 1
+
+
+
+
+def edit_steps(root: Path) -> list[tuple[str, dict[str, str | bytes | None]]]:
+    pricing = (root / "shop/pricing.py").read_text()
+    cart = (root / "shop/cart.py").read_text()
+    models = (root / "shop/models.py").read_text()
+    package = (root / "shop/__init__.py").read_text()
+    return [
+        ("body edit", {"shop/pricing.py": pricing.replace("* 5", "* 7")}),
+        ("rename a called function", {"shop/pricing.py": pricing.replace("def percent_off", "def percent_discount")}),
+        ("callers follow the rename", {"shop/cart.py": cart.replace("percent_off", "percent_discount"),
+                                       "shop/pricing.py": pricing.replace("def percent_off", "def percent_discount")}),
+        ("delete a module others import", {"shop/storage.py": None}),
+        ("bring it back smaller", {"shop/storage.py": "class OrderStore:\n    def save(self, order):\n"
+                                                      "        return 0\n"}),
+        ("move a method between classes", {"shop/models.py": models.replace(
+            "    def total_cents(self) -> int:\n        return self.product.price_cents * self.quantity\n", "")
+            + "\n\nclass Receipt(LineItem):\n    def total_cents(self) -> int:\n        return 1\n"}),
+        ("add a module and a subclass", {"shop/gift.py": "from .storage import OrderStore\n\n\n"
+                                                         "class GiftStore(OrderStore):\n    def wrap(self):\n"
+                                                         "        return self.save(None)\n"}),
+        ("syntax error", {"shop/pricing.py": pricing + "\ndef broken(:\n    pass\n"}),
+        ("documents change", {"README.md": "# tinyshop\n\n## Only section\n", "docs/extra.md": "# Extra\n"}),
+        ("binary and bad encoding", {"shop/blob.py": b"\x00\x01binary", "shop/latin.py": b"name = '\xe9t\xe9'\n"}),
+        ("use a re-export", {"shop/api.py": "from shop import Order\n\n\ndef make():\n    return Order()\n"}),
+        ("stop re-exporting", {"shop/__init__.py": package.replace("LineItem, Order, Product", "LineItem, Product")}),
+        ("re-export it again", {"shop/__init__.py": package}),
+        ("delete a document and a module", {"docs/extra.md": None, "shop/gift.py": None}),
+    ]
+
+
+def apply(root: Path, changes: dict[str, str | bytes | None]) -> None:
+    for rel, content in changes.items():
+        path = root / rel
+        if content is None:
+            path.unlink()
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(content if isinstance(content, bytes) else content.encode())
+
+
+@pytest.mark.parametrize("mode", ["watcher", "fresh process"])
+def test_any_edit_sequence_equals_a_clean_ingest(store: Store, tmp_path: Path, mode: str) -> None:
+    work = tmp_path / "tinyshop"
+    shutil.copytree(TINYSHOP, work)
+    kept = Ingestor(store, work, repo="inc", cache_dir=tmp_path / "cache")
+    kept.run()
+    for name, changes in edit_steps(work):
+        apply(work, changes)
+        incremental = kept if mode == "watcher" else Ingestor(store, work, repo="inc", cache_dir=tmp_path / "cache")
+        incremental.run()
+        GraphWriter(store, "clean").forget_repo()
+        Ingestor(store, work, repo="clean").run()
+        assert snapshot(store, "inc") == snapshot(store, "clean"), f"after step: {name}"
+
+
+def test_missing_path_and_file_path_are_clear_errors(store: Store, tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="does not exist"):
+        Ingestor(store, tmp_path / "nope")
+    (tmp_path / "f.py").write_text("x = 1\n")
+    with pytest.raises(InputError, match="is a file"):
+        Ingestor(store, tmp_path / "f.py")
+
+
+def test_bad_files_are_skipped_with_reasons_and_the_rest_ingested(store: Store, tmp_path: Path) -> None:
+    (tmp_path / "ok.py").write_text("def f():\n    return g()\n\ndef g():\n    return 1\n")
+    (tmp_path / "blob.py").write_bytes(b"\x00\x01\x02")
+    (tmp_path / "huge.js").write_text("var a=1;" * 2_600_000)  # 20 MB on one line
+    (tmp_path / "latin.py").write_bytes(b"# caf\xe9\ndef h():\n    return 2\n")
+    (tmp_path / "broken.py").write_text("def ok():\n    return 1\n\ndef bad(:\n    pass\n")
+    deep = "def f0():\n" + "".join(f"{'    ' * i}def f{i}():\n" for i in range(1, 60)) + "    " * 60 + "pass\n"
+    (tmp_path / "deep.py").write_text(deep)
+    report = Ingestor(store, tmp_path, repo="bad").run()
+    reasons = dict(report.skipped)
+    assert reasons["blob.py"] == "binary"
+    assert reasons["huge.js"].startswith(("too large", "minified"))
+    assert report.bad_encoding == ["latin.py"] and "broken.py" in report.syntax_errors
+    names = {r["q"] for r in store.read_text("MATCH (s:Symbol {repo: 'bad'}) RETURN s.qname AS q")}
+    assert {"ok.f", "ok.g", "latin.h", "broken.ok", "deep.f0", "deep.f0.f1"} <= names
+    assert calls(store, "bad", "ok.f") == {"ok.g": ("local", 1.0)}
