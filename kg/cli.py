@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
+from importlib.metadata import entry_points
 from typing import Any
 
 import click
@@ -26,7 +26,19 @@ err = Console(stderr=True, soft_wrap=True)
 
 
 class KgGroup(click.Group):
-    """Translates kg's expected errors into one line and a non-zero exit, everywhere below this group."""
+    """The top-level group: translates kg's expected errors into one line and a non-zero exit, and adds the
+    commands other packages declare under the `kg.commands` entry point (ingest, agent, ...), loaded only when
+    used, so `kg` itself never imports them (imports flow agent → ingest → kg)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *(ep.name for ep in entry_points(group="kg.commands"))})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        command = super().get_command(ctx, name)
+        if command is None:
+            found = entry_points(group="kg.commands", name=name)
+            command = next(iter(found)).load() if found else None
+        return command
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -191,40 +203,6 @@ def config(ctx: Context, as_json: bool) -> None:
     for key, (value, origin) in rows.items():
         table.add_row(key, value, origin)
     out.print(table)
-
-
-# ── ingest ──────────────────────────────────────────────────────────────────────────────────────────────────────
-
-
-@cli.command()
-@click.argument("path", type=click.Path(path_type=Path), default=".")
-@click.option("--repo", help="Name of the repository in the graph (default: the folder's name).")
-@click.option("--role", type=click.Choice(["target", "reference"]), default="target", show_default=True,
-              help="target: code being built or reviewed; reference: code to learn from.")
-@click.option("--exclude", "excludes", multiple=True, help="Gitignore-style pattern to leave out (repeatable).")
-@click.option("--watch", is_flag=True, help="Keep the graph current while files change (Ctrl-C stops).")
-@json_option
-@pass_context
-def ingest(ctx: Context, path: Path, repo: str | None, role: str, excludes: tuple[str, ...], watch: bool,
-           as_json: bool) -> None:
-    """Parse a repository into the graph; later runs write only what changed."""
-    from ingest.pipeline import Ingestor
-    from kg.render import ingest_summary, progress_bar
-
-    with ctx.open_graph() as store, progress_bar(enabled=not as_json and out.is_terminal) as progress:
-        ingestor = Ingestor(store, path, repo=repo, role=role, excludes=excludes,
-                            cache_dir=ctx.settings.project / ".kg" / "cache", progress=progress)
-        report = ingestor.run()
-    if as_json:
-        emit_json(report.to_dict())
-    else:
-        out.print(ingest_summary(report))
-    if watch:
-        from ingest.watch import watch_forever
-
-        with ctx.open_graph() as store:
-            ingestor.store = ingestor.writer.store = store
-            watch_forever(ingestor, lambda r: emit_json(r.to_dict()) if as_json else out.print(ingest_summary(r)))
 
 
 def main() -> None:

@@ -158,3 +158,24 @@ def test_bad_files_are_skipped_with_reasons_and_the_rest_ingested(store: Store, 
     names = {r["q"] for r in store.read_text("MATCH (s:Symbol {repo: 'bad'}) RETURN s.qname AS q")}
     assert {"ok.f", "ok.g", "latin.h", "broken.ok", "deep.f0", "deep.f0.f1"} <= names
     assert calls(store, "bad", "ok.f") == {"ok.g": ("local", 1.0)}
+
+
+def test_watch_applies_an_edit_within_one_batch(store: Store, tmp_path: Path) -> None:
+    import threading
+    import time
+
+    from ingest.watch import watch
+
+    work = tmp_path / "tinyshop"
+    shutil.copytree(TINYSHOP, work)
+    ingestor = Ingestor(store, work, repo="watched")
+    ingestor.run()
+    reports = []
+    watcher = threading.Thread(target=lambda: reports.extend(watch(ingestor, stop_after=1)), daemon=True)
+    watcher.start()
+    time.sleep(1.0)  # let the watcher subscribe before the edit
+    pricing = work / "shop" / "pricing.py"
+    pricing.write_text(pricing.read_text() + "\n\ndef free_shipping(order):\n    return bulk_discount(order)\n")
+    watcher.join(timeout=30)
+    assert not watcher.is_alive() and reports[0].written == 1
+    assert calls(store, "watched", "shop.pricing.free_shipping") == {"shop.pricing.bulk_discount": ("local", 1.0)}

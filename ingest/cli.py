@@ -1,0 +1,90 @@
+"""`kg ingest` and `kg forget`: the ingest commands, plugged into kg's CLI through the `kg.commands` entry point."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from ingest.pipeline import Ingestor, IngestReport
+from ingest.writer import GraphWriter
+from kg.cli import Context, emit_json, json_option, out, pass_context
+from kg.render import progress_bar
+
+
+@click.command()
+@click.argument("path", type=click.Path(path_type=Path), default=".")
+@click.option("--repo", help="Name of the repository in the graph (default: the folder's name).")
+@click.option("--role", type=click.Choice(["target", "reference"]), default="target", show_default=True,
+              help="target: code being built or reviewed; reference: code to learn from.")
+@click.option("--exclude", "excludes", multiple=True, help="Gitignore-style pattern to leave out (repeatable).")
+@click.option("--watch", is_flag=True, help="Keep the graph current while files change (Ctrl-C stops).")
+@json_option
+@pass_context
+def ingest(ctx: Context, path: Path, repo: str | None, role: str, excludes: tuple[str, ...], watch: bool,
+           as_json: bool) -> None:
+    """Parse a repository into the graph; later runs write only what changed."""
+    show = (lambda r: emit_json(r.to_dict())) if as_json else (lambda r: out.print(summary(r)))
+    with ctx.open_graph() as store:
+        with progress_bar(enabled=not as_json and out.is_terminal) as progress:
+            ingestor = Ingestor(store, path, repo=repo, role=role, excludes=excludes,
+                                cache_dir=ctx.settings.project / ".kg" / "cache", progress=progress)
+            report = ingestor.run()
+        show(report)
+        if watch:
+            from ingest.watch import watch
+
+            if not as_json:
+                out.print(f"[dim]watching {ingestor.root} — Ctrl-C stops[/]")
+            for report in watch(ingestor):
+                show(report)
+
+
+@click.command()
+@click.argument("repo")
+@json_option
+@pass_context
+def forget(ctx: Context, repo: str, as_json: bool) -> None:
+    """Remove a repository and everything ingested from it."""
+    with ctx.open_graph() as store:
+        GraphWriter(store, repo).forget_repo()
+    if as_json:
+        return emit_json({"forgotten": repo})
+    out.print(f"forgot {repo}")
+
+
+def summary(report: IngestReport, max_skipped: int = 12) -> Group:
+    """The one-screen summary of an ingest run."""
+    head = Text.assemble(
+        (report.repo, "bold"), f"  {report.files:,} code files · {report.documents:,} documents · ",
+        f"{report.written:,} written · {report.reresolved:,} re-resolved · {report.deleted:,} deleted · ",
+        f"{report.unchanged:,} unchanged · {report.seconds:.2f} s (parse {report.parse_seconds:.2f} s)")
+    parts: list[Any] = [head]
+    if report.edges:
+        table = Table(show_edge=False, box=None, padding=(0, 2))
+        table.add_column("edges written", style="bold")
+        table.add_column("count", justify="right")
+        for kind, count in sorted(report.edges.items()):
+            table.add_row(kind, f"{count:,}")
+        for resolution, count in sorted(report.calls_by_resolution.items(), key=lambda kv: -kv[1]):
+            table.add_row(f"  CALLS by {resolution}", f"{count:,}")
+        parts.append(table)
+    if report.symbols:
+        parts.append(Text(f"symbols in the repository: {report.symbols:,}"))
+    if report.syntax_errors:
+        parts.append(Text(f"{len(report.syntax_errors)} files had syntax errors (kept what parsed): "
+                          + ", ".join(sorted(report.syntax_errors)[:5]), style="yellow"))
+    if report.bad_encoding:
+        parts.append(Text(f"{len(report.bad_encoding)} files are not valid UTF-8 (read with replacement): "
+                          + ", ".join(report.bad_encoding[:5]), style="yellow"))
+    if report.skipped:
+        parts.append(Text(f"skipped {len(report.skipped)} files:", style="yellow"))
+        for path, reason in report.skipped[:max_skipped]:
+            parts.append(Text(f"  {path}: {reason}"))
+        if len(report.skipped) > max_skipped:
+            parts.append(Text(f"  … and {len(report.skipped) - max_skipped} more (--json lists all)"))
+    return Group(*parts)
