@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 import click
@@ -203,6 +204,36 @@ def config(ctx: Context, as_json: bool) -> None:
     for key, (value, origin) in rows.items():
         table.add_row(key, value, origin)
     out.print(table)
+
+
+# ── export ──────────────────────────────────────────────────────────────────────────────────────────────────────
+
+
+@cli.group()
+def export() -> None:
+    """Export the graph for other tools."""
+
+
+@export.command("callgraph")
+@click.option("--repo", required=True, help="Repository name in the graph.")
+@click.option("--format", "fmt", type=click.Choice(["pycg", "json"]), default="pycg", show_default=True,
+              help="pycg: PyCG's adjacency list; json: every call with line, resolution and confidence.")
+@click.option("--min-confidence", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="Leave out calls kg is less sure of than this.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to a file, not stdout.")
+@pass_context
+def export_callgraph(ctx: Context, repo: str, fmt: str, min_confidence: float, output: str | None) -> None:
+    """The call graph as JSON: keys are dotted names relative to the ingested root."""
+    from kg.export import callgraph
+
+    with ctx.open_graph() as store:
+        graph = callgraph(store, repo, fmt, min_confidence)  # type: ignore[arg-type]
+    text = json.dumps(graph, indent=2)
+    if output:
+        Path(output).write_text(text + "\n", encoding="utf-8")
+        err.print(f"[dim]{len(graph):,} callers written to {output}[/]")
+    else:
+        click.echo(text)
 
 
 def main() -> None:

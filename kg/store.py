@@ -69,7 +69,7 @@ class Store:
     def connect(cls, settings: Settings) -> Store:
         with map_neo4j_errors(settings):
             driver = neo4j.GraphDatabase.driver(settings.uri, auth=(settings.user, settings.password),
-                                                notifications_min_severity="OFF")
+                                                notifications_min_severity="OFF", max_transaction_retry_time=10.0)
             try:
                 driver.verify_connectivity()
             except BaseException:

@@ -26,6 +26,7 @@ CREATE INDEX document_repo IF NOT EXISTS FOR (n:Document) ON (n.repo);
 CREATE INDEX symbol_name IF NOT EXISTS FOR (n:Symbol) ON (n.name);
 CREATE INDEX symbol_qname IF NOT EXISTS FOR (n:Symbol) ON (n.qname);
 CREATE INDEX symbol_repo_path IF NOT EXISTS FOR (n:Symbol) ON (n.repo, n.path);
+CREATE INDEX symbol_repo IF NOT EXISTS FOR (n:Symbol) ON (n.repo);
 CREATE INDEX document_repo_path IF NOT EXISTS FOR (n:Document) ON (n.repo, n.path);
 CREATE INDEX calls_resolution IF NOT EXISTS FOR ()-[r:CALLS]-() ON (r.resolution);
 
