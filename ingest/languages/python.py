@@ -54,8 +54,8 @@ from __future__ import annotations
 
 import builtins
 import re
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Hashable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 import tree_sitter_python
@@ -1234,6 +1234,24 @@ class PythonLanguage:
         for call in data.calls:
             edges.update(dict.fromkeys(_call_edges(res, call)))
         return list(edges)
+
+    def interface(self, parsed: ParsedFile) -> Hashable:
+        """What other modules' resolution can read of this one: scopes, bindings, bases, imports and symbols,
+        without call sites and without line numbers. An edit that only changes calls or moves lines leaves it
+        unchanged, so the incremental update re-resolves no other file."""
+        data = parsed.data
+        symbols = tuple((s.qname, s.kind, s.parent) for s in parsed.symbols)
+        if not isinstance(data, PyModule):
+            return symbols
+
+        def unlined(binding: Binding) -> Binding:
+            return replace(binding, line=0)
+
+        scopes = tuple(replace(scope, bindings=tuple(map(unlined, scope.bindings)),
+                               attrs=tuple(map(unlined, scope.attrs)),
+                               bases=tuple(chain for chain, _ in scope.bases)) for scope in data.scopes)
+        imports = tuple(replace(imp, line=0) for imp in data.imports)
+        return symbols, data.is_package, scopes, imports
 
     def dependencies(self, parsed: ParsedFile) -> set[str]:
         data = parsed.data

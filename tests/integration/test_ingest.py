@@ -105,6 +105,13 @@ def edit_steps(root: Path) -> list[tuple[str, dict[str, str | bytes | None]]]:
         ("use a re-export", {"shop/api.py": "from shop import Order\n\n\ndef make():\n    return Order()\n"}),
         ("stop re-exporting", {"shop/__init__.py": package.replace("LineItem, Order, Product", "LineItem, Product")}),
         ("re-export it again", {"shop/__init__.py": package}),
+        ("a factory others infer through", {
+            "shop/factory.py": "from .storage import OrderStore\n\n\ndef make():\n    return OrderStore()\n",
+            "shop/use.py": "from .factory import make\n\n\ndef go():\n    s = make()\n    return s.save(None)\n"}),
+        ("the factory returns something else", {
+            "shop/factory.py": "from .models import Order\n\n\ndef make():\n    return Order()\n"}),
+        ("a call-only edit in the factory", {
+            "shop/factory.py": "from .models import Order\n\n\ndef make():\n    print()\n    return Order()\n"}),
         ("delete a document and a module", {"docs/extra.md": None, "shop/gift.py": None}),
     ]
 
