@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from importlib.metadata import entry_points
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -32,13 +33,15 @@ class KgGroup(click.Group):
     used, so `kg` itself never imports them (imports flow agent → ingest → kg)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *(ep.name for ep in entry_points(group="kg.commands"))})
+        plugged = {ep.name for ep in entry_points(group="kg.commands") if _loadable(ep.value)}
+        return sorted({*super().list_commands(ctx), *plugged})
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         command = super().get_command(ctx, name)
         if command is None:
             found = entry_points(group="kg.commands", name=name)
-            command = next(iter(found)).load() if found else None
+            if found and _loadable(next(iter(found)).value):
+                command = next(iter(found)).load()
         return command
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -47,6 +50,15 @@ class KgGroup(click.Group):
         except (KgError, queries.QueryNotFound) as e:
             err.print(f"[bold red]error:[/] {e}", highlight=False, soft_wrap=True)
             sys.exit(1)
+
+
+def _loadable(target: str) -> bool:
+    """Whether an entry point's module exists (a command of a package not installed is simply not offered)."""
+    module = target.split(":", 1)[0]
+    try:
+        return find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
 
 
 class Context:
