@@ -85,7 +85,7 @@ class RepoState:
 
         `old` maps each changed path to its previous parse (None if unknown or new); `deleted` likewise.
         """
-        changed_modules: dict[str, set[str]] = defaultdict(set)  # lang → modules whose interface changed
+        changed: dict[str, list[ParsedFile]] = defaultdict(list)  # lang → parses whose interface changed
         names: set[str] = set()
         for path, before in [*old.items(), *deleted.items()]:
             after = self.parsed.get(path)
@@ -95,20 +95,20 @@ class RepoState:
                     continue
             for parse in (before, after):
                 if parse:
-                    changed_modules[parse.lang].add(parse.module)
+                    changed[parse.lang].append(parse)
             names |= {name for name, _, _ in _defined_names(before) ^ _defined_names(after)}
             if (before is None) != (after is None):  # a module appearing or vanishing: importers of it may change
                 names.add((before or after).module.rsplit(".", 1)[-1])
 
         affected = set()
-        for lang, modules in changed_modules.items():
-            affected |= self._importers(lang, modules)
+        for lang, parses in changed.items():
+            affected |= self._importers(lang, parses)
         if names:
             affected |= {path for path, mentioned in self.mentions.items() if not names.isdisjoint(mentioned)}
         return affected - set(old) - set(deleted)
 
-    def _importers(self, lang_name: str, modules: set[str]) -> set[str]:
-        """Paths of the files that depend on `modules`, directly or through other files (transitive closure)."""
+    def _importers(self, lang_name: str, parses: list[ParsedFile]) -> set[str]:
+        """Paths of the files that depend on `parses`, directly or through other files (transitive closure)."""
         lang = by_name(lang_name)
         project = self.project(lang_name)
         dependents: dict[str, set[str]] = defaultdict(set)
@@ -116,11 +116,13 @@ class RepoState:
             for dependency in lang.dependencies(parsed):
                 dependents[dependency].add(parsed.module)
         seen: set[str] = set()
-        frontier = list(modules)
+        # A file is depended on by its module name, or by what its language says it provides (Go: its package).
+        provides = getattr(lang, "provides", None) or (lambda parsed: {parsed.module})
+        frontier = [name for p in parses for name in provides(p)]
         while frontier:
-            module = frontier.pop()
-            for dependent in dependents.get(module, ()):
+            name = frontier.pop()
+            for dependent in dependents.get(name, ()):
                 if dependent not in seen:
                     seen.add(dependent)
-                    frontier.append(dependent)
-        return {project[m].path for m in seen if m in project}
+                    frontier.extend(provides(project[dependent]))
+        return {project[m].path for m in seen}

@@ -91,7 +91,9 @@ def _dotted_dir(path: str) -> str:
 
 
 def _module_names(paths: Iterable[str]) -> dict[str, str]:
-    return {path: ".".join(p for p in str(PurePosixPath(path).with_suffix("")).split("/") if p) for path in paths}
+    """A Go file's module is its dotted path *with* the `.go` suffix (`cmd/app/main.go` → `cmd.app.main.go`):
+    symbols are named by package (`cmd.app.main` is `func main`), so the file needs a name of its own."""
+    return {path: ".".join(p for p in str(PurePosixPath(path)).split("/") if p) for path in paths}
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -454,6 +456,7 @@ class _ProjectIndex:
     embeds: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     results: dict[str, str] = field(default_factory=dict)
     module_of: dict[str, str] = field(default_factory=dict)  # symbol qname -> module declaring it
+    package_files: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))  # package -> file modules
     import_memo: dict[str, Target] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -462,6 +465,7 @@ class _ProjectIndex:
             directory = posixpath.dirname(parsed.path)
             if directory not in self.packages or self.packages[directory].endswith("_test"):
                 self.packages[directory] = data.package
+            self.package_files[data.package].append(module)
             for sym in parsed.symbols:
                 self.symbols[sym.qname] = sym
                 if sym.kind == "method":
@@ -527,7 +531,10 @@ class _Resolver:
 
     def run(self) -> list[Edge]:
         for imp in self.data.imports:
-            self.emit("IMPORTS", self.parsed.module, self.index.resolve_import(imp.path), imp.line, "import", 1.0)
+            target, kind = self.index.resolve_import(imp.path)
+            # A Go package is a folder of files, and the graph's modules are files: import each of them.
+            for module in sorted(self.index.package_files.get(target, ())) if kind == "module" else [target]:
+                self.emit("IMPORTS", self.parsed.module, (module, kind), imp.line, "import", 1.0)
         for call in self.data.calls:
             self.resolve_call(call)
         return list(self.edges.values())
@@ -709,10 +716,15 @@ class Go:
     def resolve(self, parsed: ParsedFile, project: Mapping[str, ParsedFile]) -> list[Edge]:
         return _Resolver(parsed, _index(project)).run()
 
+    def provides(self, parsed: ParsedFile) -> set[str]:
+        """Names other files depend on this one by: its package (see `dependencies`)."""
+        data: GoData = parsed.data or GoData(package="")
+        return {parsed.module, data.package}
+
     def dependencies(self, parsed: ParsedFile) -> set[str]:
         """Package qnames (dotted directories), not file modules: this file's own package and, for each import,
-        every dotted suffix of its path (one of which is the in-repo package, if any). A change to any file whose
-        module starts with one of these package names followed by one more segment can change the edges."""
+        every dotted suffix of its path (one of which is the in-repo package, if any). A change to any file of one of
+        these packages can change the edges (`provides` maps a file to its package)."""
         data: GoData = parsed.data or GoData(package="")
         deps = {data.package}
         for imp in data.imports:

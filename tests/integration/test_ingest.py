@@ -186,3 +186,45 @@ def test_watch_applies_an_edit_within_one_batch(store: Store, tmp_path: Path) ->
     watcher.join(timeout=30)
     assert not watcher.is_alive() and reports[0].written == 1
     assert calls(store, "watched", "shop.pricing.free_shipping") == {"shop.pricing.bulk_discount": ("local", 1.0)}
+
+
+FIXTURES = REPO_ROOT / "tests" / "fixtures"
+NEW_FUNCTION = {".py": "\n\ndef added_later():\n    return 1\n", ".js": "\nfunction addedLater() { return 1; }\n",
+                ".ts": "\nexport function addedLater(): number { return 1; }\n",
+                ".go": "\nfunc AddedLater() int { return 1 }\n"}
+
+
+def generic_steps(root: Path) -> list[tuple[str, dict[str, str | None]]]:
+    """Edits any language takes: add a function, delete a file, bring it back, rename a symbol in one file only."""
+    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.suffix in NEW_FUNCTION)
+    first, last = files[0], files[-1]
+    last_text = (root / last).read_text()
+    renamed = files[1] if len(files) > 1 else first
+    import re
+
+    text = (root / renamed).read_text()
+    names = re.findall(r"(?:def|function|func|class)\s+([A-Za-z_]\w*)", text)
+    steps: list[tuple[str, dict[str, str | None]]] = [
+        ("add a function", {first: (root / first).read_text() + NEW_FUNCTION[Path(first).suffix]}),
+        ("delete a file", {last: None}),
+        ("bring it back", {last: last_text}),
+    ]
+    if names:
+        steps.append(("rename a symbol in one file", {renamed: re.sub(rf"\b{names[0]}\b", f"{names[0]}Renamed", text)}))
+    return steps
+
+
+@pytest.mark.parametrize("fixture", ["go/packages_imports", "go/methods_receivers", "javascript/esm_imports",
+                                     "javascript/classes_this_extends_super", "javascript/commonjs",
+                                     "typescript/types_tsx", "python/reexport", "python/self_and_inheritance"])
+def test_edit_sequences_in_every_language_equal_a_clean_ingest(store: Store, tmp_path: Path, fixture: str) -> None:
+    work = tmp_path / "repo"
+    shutil.copytree(FIXTURES / fixture, work)
+    kept = Ingestor(store, work, repo="inc")
+    kept.run()
+    for name, changes in generic_steps(work):
+        apply(work, changes)
+        kept.run()
+        GraphWriter(store, "clean").forget_repo()
+        Ingestor(store, work, repo="clean").run()
+        assert snapshot(store, "inc") == snapshot(store, "clean"), f"{fixture}, after step: {name}"

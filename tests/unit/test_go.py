@@ -69,11 +69,11 @@ def test_case(case: Path) -> None:
 
 def test_module_names_and_package_qnames() -> None:
     assert GO.module_names(["pkg/server/handler.go", "main.go"]) == {
-        "pkg/server/handler.go": "pkg.server.handler",
-        "main.go": "main",
+        "pkg/server/handler.go": "pkg.server.handler.go",
+        "main.go": "main.go",
     }
-    parsed = GO.parse("pkg/server/handler.go", "pkg.server.handler", b"package server\nfunc Handle() {}\n")
-    assert [(s.qname, s.parent) for s in parsed.symbols] == [("pkg.server.Handle", "pkg.server.handler")]
+    parsed = GO.parse("pkg/server/handler.go", "pkg.server.handler.go", b"package server\nfunc Handle() {}\n")
+    assert [(s.qname, s.parent) for s in parsed.symbols] == [("pkg.server.Handle", "pkg.server.handler.go")]
     root = GO.parse("app.go", "app", b"package tool\nfunc Run() {}\n")
     assert [s.qname for s in root.symbols] == ["tool.Run"]  # root files use the package clause
 
