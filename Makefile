@@ -16,6 +16,7 @@ $(VENV)/.installed: pyproject.toml
 demo: setup
 	$(KG) server start
 	$(KG) init
+	$(KG) ingest examples/tinyshop
 	$(KG) status
 
 test: setup
