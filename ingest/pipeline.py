@@ -16,7 +16,7 @@ from __future__ import annotations
 import pickle
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,7 +29,7 @@ from ingest.writer import FileWrite, GraphWriter
 from kg.errors import InputError
 from kg.store import Store
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 SMALL_CHANGE = 50  # files; up to this many are written in one transaction
 
 Progress = Callable[[str, int, int], None]  # stage, done, total
@@ -58,8 +58,22 @@ class IngestReport:
         return {**self.__dict__, "skipped": [{"path": p, "reason": r} for p, r in self.skipped]}
 
 
+@dataclass(frozen=True, slots=True)
+class _Parse:
+    """A parse cache entry: everything derived from a file's bytes alone."""
+
+    parsed: ParsedFile
+    mentions: frozenset[str]
+    bad_encoding: bool
+
+
 class Ingestor:
-    """One repository kept in step with the graph; `run()` again (or from a watcher) to apply the next changes."""
+    """One repository kept in step with the graph; `run()` again (or from a watcher) to apply the next changes.
+
+    Between runs it keeps the walk, each file's (mtime, size) and hash, and every parse, so a run after a local
+    edit re-reads and re-parses only the edited files, and `run(touched=[...])` skips the walk when the watcher
+    reports only modifications of files it already knows.
+    """
 
     def __init__(self, store: Store, root: Path, repo: str | None = None, role: str = "target",
                  excludes: tuple[str, ...] = (), cache_dir: Path | None = None,
@@ -81,27 +95,23 @@ class Ingestor:
         self.writer = GraphWriter(store, self.repo)
         self.state = RepoState()
         self._graph_hashes: dict[str, str | None] | None = None  # what the graph holds, read once per Ingestor
+        self._files: dict[str, SourceFile] = {}  # the last walk
+        self._skipped: list[tuple[str, str]] = []
+        self._stats: dict[str, tuple[int, int, str]] = {}  # path → (mtime_ns, size, hash) when last hashed
+        self._parses: dict[str, _Parse] | None = None  # content hash → parse, loaded from disk on first need
+        self._contents: dict[str, bytes] = {}  # bytes read during the current run
 
-    def run(self) -> IngestReport:
+    def run(self, touched: Iterable[Path] | None = None) -> IngestReport:
+        """Bring the graph up to date with the tree. `touched`: paths a watcher saw change (a hint, never needed)."""
         began = time.perf_counter()
         report = IngestReport(repo=self.repo, root=str(self.root))
-        tree = walk(self.root, self.excludes)
-        report.skipped = [(s.path, s.reason) for s in tree.skipped]
+        files = self._walk(touched)
+        report.skipped = list(self._skipped)
         known = self._known_hashes()
-
-        sources = {f.path: f for f in tree.files}
-        contents: dict[str, bytes] = {}
-        hashes: dict[str, str] = {}
-        for f in tree.files:
-            try:
-                contents[f.path] = f.abs_path.read_bytes()
-            except OSError as e:  # vanished or became unreadable since the walk
-                report.skipped.append((f.path, f"unreadable: {e.strerror or e}"))
-                continue
-            hashes[f.path] = content_hash(contents[f.path])
+        hashes = self._hash(files, report)
         changed = sorted(p for p, h in hashes.items() if known.get(p) != h)
         deleted = sorted(set(known) - set(hashes))
-        report.files = sum(1 for p in hashes if sources[p].kind == "code")
+        report.files = sum(1 for p in hashes if files[p].kind == "code")
         report.documents = len(hashes) - report.files
         report.unchanged = len(hashes) - len(changed)
         if not changed and not deleted:
@@ -110,10 +120,10 @@ class Ingestor:
 
         step = FileWrite(deleted=set(deleted))
         parse_began = time.perf_counter()
-        previous = self._parse_tree(sources, contents, hashes, changed, step, report)
+        previous = self._parse_tree(files, hashes, changed, report)
         report.parse_seconds = round(time.perf_counter() - parse_began, 3)
 
-        code_changed = [p for p in changed if sources[p].kind == "code"]
+        code_changed = [p for p in changed if files[p].kind == "code"]
         dependents: set[str] = set()
         if known:  # not the first ingest: other files may be affected
             dependents = self.state.affected_by({p: previous.get(p) for p in code_changed},
@@ -127,8 +137,9 @@ class Ingestor:
         step.edges = resolved
         step.modules = {p: self.state.parsed[p].module for p in resolved}
         step.parsed = {p: self.state.parsed[p] for p in code_changed}
+        step.bad_encoding = {p for p in code_changed if self._parse_of(hashes[p]).bad_encoding}
         step.hashes = {p: hashes[p] for p in changed}
-        self._documents(sources, contents, changed, step)
+        step.documents = [chunk_document(p, decode(self._read(p))[0]) for p in changed if files[p].kind == "document"]
 
         self.writer.put_repo(str(self.root), self.role)
         self.progress("write", 0, 1)
@@ -157,16 +168,64 @@ class Ingestor:
             self._graph_hashes = {row["path"]: row["hash"] for row in rows}
         return self._graph_hashes
 
-    def _parse_tree(self, sources: dict[str, SourceFile], contents: dict[str, bytes], hashes: dict[str, str],
-                    changed: list[str], step: FileWrite, report: IngestReport) -> dict[str, ParsedFile]:
+    # ── the tree ──────────────────────────────────────────────────────────────────────────────────────────────
+
+    def _walk(self, touched: Iterable[Path] | None) -> dict[str, SourceFile]:
+        """The files to ingest: the last walk when only known files were modified, else a new walk."""
+        if touched is not None and self._files:
+            rel = []
+            for path in touched:
+                try:
+                    rel.append(Path(path).resolve().relative_to(self.root).as_posix())
+                except ValueError:
+                    rel = []
+                    break
+            if rel and all(r in self._files and self._files[r].abs_path.is_file() for r in rel):
+                return self._files
+        tree = walk(self.root, self.excludes)
+        self._files = {f.path: f for f in tree.files}
+        self._skipped = [(s.path, s.reason) for s in tree.skipped]
+        return self._files
+
+    def _hash(self, files: dict[str, SourceFile], report: IngestReport) -> dict[str, str]:
+        """Content hash per file; a file whose (mtime, size) did not change since it was last hashed is not read."""
+        hashes = {}
+        self._contents = {}
+        for path, f in files.items():
+            try:
+                stat = f.abs_path.stat()
+                seen = self._stats.get(path)
+                if seen and seen[:2] == (stat.st_mtime_ns, stat.st_size):
+                    hashes[path] = seen[2]
+                    continue
+                data = f.abs_path.read_bytes()
+            except OSError as e:  # vanished or became unreadable since the walk
+                report.skipped.append((path, f"unreadable: {e.strerror or e}"))
+                continue
+            self._contents[path] = data
+            hashes[path] = content_hash(data)
+            self._stats[path] = (stat.st_mtime_ns, stat.st_size, hashes[path])
+        for path in set(self._stats) - set(hashes):
+            del self._stats[path]
+        return hashes
+
+    def _read(self, path: str) -> bytes:
+        if path not in self._contents:
+            self._contents[path] = self._files[path].abs_path.read_bytes()
+        return self._contents[path]
+
+    # ── parsing ───────────────────────────────────────────────────────────────────────────────────────────────
+
+    def _parse_tree(self, files: dict[str, SourceFile], hashes: dict[str, str], changed: list[str],
+                    report: IngestReport) -> dict[str, ParsedFile]:
         """Bring self.state up to date with the tree; returns the previous parse of every file known before."""
-        cache = self._load_cache()
+        parses = self._cache()
         previous: dict[str, ParsedFile] = dict(self.state.parsed)
         for path, h in (self._graph_hashes or {}).items():  # what the graph holds, for a fresh Ingestor
-            if path not in previous and h in cache:
-                previous[path] = cache[h]
+            if path not in previous and h in parses:
+                previous[path] = parses[h].parsed
 
-        code = [p for p in sorted(hashes) if sources[p].kind == "code"]
+        code = [p for p in sorted(hashes) if files[p].kind == "code"]
         by_language: dict[str, list[str]] = {}
         for path in code:
             by_language.setdefault(language_for(path).name, []).append(path)
@@ -177,46 +236,50 @@ class Ingestor:
         for done, path in enumerate(todo):
             if done % 50 == 0:
                 self.progress("parse", done, len(todo))
-            lang = language_for(path)
-            module = names[lang.name][path]
-            parsed = cache.get(hashes[path])
-            if parsed is None or parsed.module != module or parsed.path != path:
-                parsed = lang.parse(path, module, contents[path])
-            fresh[path] = (parsed, mentioned_names(contents[path]))
-            if parsed.syntax_errors:
-                report.syntax_errors[path] = parsed.syntax_errors
-            if decode(contents[path])[1]:
-                step.bad_encoding.add(path)
+            entry = parses.get(hashes[path])
+            module = names[language_for(path).name][path]
+            if entry is None or entry.parsed.module != module or entry.parsed.path != path:
+                entry = self._parse(path, module, self._read(path))
+                parses[hashes[path]] = entry
+            fresh[path] = (entry.parsed, entry.mentions)
+            if entry.parsed.syntax_errors:
+                report.syntax_errors[path] = entry.parsed.syntax_errors
+            if entry.bad_encoding:
                 report.bad_encoding.append(path)
         self.progress("parse", len(todo), len(todo))
-        gone = [p for p in self.state.parsed if p not in hashes or sources[p].kind != "code"]
+        gone = [p for p in self.state.parsed if p not in hashes or files[p].kind != "code"]
         self.state.replace(fresh, gone)
-        self._cache = {hashes[p]: self.state.parsed[p] for p in self.state.parsed}
         return previous
 
-    def _documents(self, sources: dict[str, SourceFile], contents: dict[str, bytes], changed: list[str],
-                   step: FileWrite) -> None:
-        for path in changed:
-            if sources[path].kind == "document":
-                text, _ = decode(contents[path])
-                step.documents.append(chunk_document(path, text))
+    @staticmethod
+    def _parse(path: str, module: str, data: bytes) -> _Parse:
+        parsed = language_for(path).parse(path, module, data)
+        return _Parse(parsed, mentioned_names(data), decode(data)[1])
 
-    def _load_cache(self) -> dict[str, ParsedFile]:
-        if self.cache_path is None or not self.cache_path.exists():
-            return {}
-        try:
-            with self.cache_path.open("rb") as f:
-                return pickle.load(f)
-        except Exception:  # a cache from another version or a torn write is just a cold cache
-            return {}
+    def _parse_of(self, content: str) -> _Parse:
+        return self._cache()[content]
+
+    def _cache(self) -> dict[str, _Parse]:
+        if self._parses is None:
+            self._parses = {}
+            if self.cache_path is not None and self.cache_path.exists():
+                try:
+                    with self.cache_path.open("rb") as f:
+                        self._parses = pickle.load(f)
+                except Exception:  # a cache from another version or a torn write is just a cold cache
+                    self._parses = {}
+        return self._parses
 
     def _save_cache(self) -> None:
+        """Keep the parses of the files the tree has now (older contents are dropped) on disk for the next run."""
+        current = {h for p, (_, _, h) in self._stats.items() if p in self.state.parsed}
+        self._parses = {h: e for h, e in self._cache().items() if h in current}
         if self.cache_path is None:
             return
         self.cache_path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.cache_path.with_suffix(".tmp")
         with tmp.open("wb") as f:
-            pickle.dump(self._cache, f, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(self._parses, f, protocol=pickle.HIGHEST_PROTOCOL)
         tmp.replace(self.cache_path)
 
 

@@ -8,6 +8,7 @@ decided by content hashes, as in any run, so a burst of events or an editor's sa
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 from watchfiles import watch as file_events
 
@@ -17,8 +18,8 @@ from ingest.pipeline import Ingestor, IngestReport
 def watch(ingestor: Ingestor, stop_after: int | None = None) -> Iterator[IngestReport]:
     """Yield a report after each batch of changes that touched the graph; `stop_after` ends after that many."""
     seen = 0
-    for _events in file_events(ingestor.root, debounce=200, step=50):
-        report = ingestor.run()
+    for events in file_events(ingestor.root, debounce=200, step=50):
+        report = ingestor.run(touched=[Path(path) for _, path in events])
         if report.written or report.deleted:
             yield report
             seen += 1
