@@ -14,6 +14,13 @@ from kg.settings import Settings
 from kg.store import Store
 
 
+def symbol(qname: str, doc: str = "") -> dict:
+    """A row for the ingest's own symbol write."""
+    name = qname.rsplit(".", 1)[-1]
+    return {"key": f"r:{qname}", "path": "m.py", "qname": qname, "name": name, "kind": "function",
+            "label": "Function", "start_line": 1, "end_line": 2, "signature": f"def {name}()", "doc": doc}
+
+
 def test_schema_is_idempotent_and_complete(store: Store) -> None:
     before = store.read("schema_objects")
     assert store.apply_schema() == len(queries.statements("schema"))
@@ -26,20 +33,17 @@ def test_schema_is_idempotent_and_complete(store: Store) -> None:
 
 
 def test_full_text_index_finds_symbols(store: Store) -> None:
-    store.write("test_symbols_put", [{"key": "r:pkg.mod.send_request", "name": "send_request",
-                                      "qname": "pkg.mod.send_request", "doc": "Send an HTTP request"}])
+    store.write("ingest/symbols_put", [symbol("pkg.mod.send_request", "Send an HTTP request")], repo="r")
     store.write("graph_wipe")  # the test graph is empty again...
-    store.write("test_symbols_put", [{"key": "r:a.b.parse_url", "name": "parse_url", "qname": "a.b.parse_url",
-                                      "doc": "Split a URL into parts"}])
+    store.write("ingest/symbols_put", [symbol("a.b.parse_url", "Split a URL into parts")], repo="r")
     rows = store.read_text("CALL db.index.fulltext.queryNodes('symbol_text', $q) YIELD node RETURN node.qname AS q",
                            q="url")
     assert [r["q"] for r in rows] == ["a.b.parse_url"]  # ...and holds only what this test wrote
 
 
 def test_batched_writes_cross_batch_boundaries(store: Store) -> None:
-    rows = [{"key": f"r:m.f{i}", "name": f"f{i}", "qname": f"m.f{i}", "doc": ""} for i in range(2500)]
-    store.write("test_symbols_put", rows)
-    assert store.read("graph_node_counts") == [{"label": "Symbol", "count": 2500}]
+    store.write("ingest/symbols_put", [symbol(f"m.f{i}") for i in range(2500)], repo="r")
+    assert store.read("graph_node_counts") == [{"label": "Function", "count": 2500}, {"label": "Symbol", "count": 2500}]
 
 
 def test_read_refuses_a_write(store: Store) -> None:
@@ -51,8 +55,8 @@ def test_read_refuses_a_write(store: Store) -> None:
 def test_transaction_is_all_or_nothing(store: Store) -> None:
     with pytest.raises(QueryError):
         with store.transaction() as tx:
-            tx.write("test_symbols_put", [{"key": "r:one", "name": "one", "qname": "one", "doc": ""}])
-            tx.write("test_symbols_put", [{"key": None, "name": "bad", "qname": "bad", "doc": ""}])
+            tx.write("ingest/symbols_put", [symbol("one")], repo="r")
+            tx.write("ingest/symbols_put", [{**symbol("bad"), "key": None}], repo="r")
     assert store.read("graph_node_counts") == []
 
 

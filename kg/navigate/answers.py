@@ -1,0 +1,230 @@
+"""The navigation questions as library functions: resolve the symbols, run the named query, shape the answer.
+
+The CLI and the MCP server call these same functions, so a person and an agent get the same answer. Every answer
+knows how many rows there were before `limit` cut it, so both can say what was left out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kg.errors import InputError, QueryError
+from kg.navigate.catalog import describe
+from kg.navigate.targets import Target, pick_repo, resolve, resolve_all
+from kg.store import Store
+
+MAX_DEPTH = 10  # the bound written into the queries' patterns
+FETCH_CAP = 5000  # rows fetched to count what a limit cuts; more than this is reported as "at least"
+
+
+@dataclass
+class Answer:
+    """Rows of one question, cut to `limit`, with what was asked and what was cut."""
+
+    title: str
+    columns: list[str]
+    rows: list[dict[str, Any]]
+    total: int
+    limit: int
+    noun: str = "rows"
+    notes: list[str] = field(default_factory=list)
+    target: Target | None = None
+
+    @property
+    def truncated(self) -> bool:
+        return self.total > len(self.rows)
+
+    def truncation_note(self) -> str | None:
+        if not self.truncated:
+            return None
+        total = f"at least {self.total:,}" if self.total >= FETCH_CAP else f"{self.total:,}"
+        return f"showing {len(self.rows):,} of {total} {self.noun} (raise the limit to see more)"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"title": self.title, "target": self.target.to_dict() if self.target else None,
+                "total": self.total, "shown": len(self.rows), "truncated": self.truncated,
+                "notes": self.notes + ([self.truncation_note()] if self.truncated else []), "rows": self.rows}
+
+
+def fetch(store: Store, name: str, limit: int, **params: Any) -> tuple[list[dict[str, Any]], int]:
+    """Rows of a named query cut to `limit`, and how many there were (up to FETCH_CAP)."""
+    if limit < 1:
+        raise InputError(f"limit must be at least 1, not {limit}")
+    rows = store.read(name, limit=max(limit, FETCH_CAP), **params)
+    return rows[:limit], len(rows)
+
+
+def _depth(depth: int) -> int:
+    if not 1 <= depth <= MAX_DEPTH:
+        raise InputError(f"depth must be between 1 and {MAX_DEPTH}, not {depth}")
+    return depth
+
+
+def _symbol(store: Store, text: str, repo: str | None, question: str) -> Target:
+    target = resolve(store, text, repo)
+    if target.is_module:
+        raise InputError(f"{target.qname} is a module; {question} needs a function, method or class "
+                         f"(try `kg impact {target.path}`)")
+    return target
+
+
+def callers(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
+            limit: int = 50) -> Answer:
+    target = _symbol(store, symbol, repo, "callers")
+    rows, total = fetch(store, "callers", limit, repo=target.repo, qname=target.qname, depth=_depth(depth),
+                        min_confidence=min_confidence)
+    return Answer(f"callers of {target.qname} (depth ≤ {depth})", ["depth", "caller", "kind", "path", "line",
+                  "calls", "resolution", "confidence"], rows, total, limit, "callers", target=target)
+
+
+def callees(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
+            limit: int = 50) -> Answer:
+    target = _symbol(store, symbol, repo, "callees")
+    rows, total = fetch(store, "callees", limit, repo=target.repo, qname=target.qname, depth=_depth(depth),
+                        min_confidence=min_confidence)
+    return Answer(f"callees of {target.qname} (depth ≤ {depth})", ["depth", "callee", "kind", "path", "line",
+                  "from", "resolution", "confidence"], rows, total, limit, "callees", target=target)
+
+
+def impact(store: Store, symbols: list[str], repo: str | None = None, depth: int = 5, min_confidence: float = 0.0,
+           limit: int = 100) -> Answer:
+    targets = resolve_all(store, symbols, repo)
+    return impact_of(store, targets, depth, min_confidence, limit)
+
+
+def impact_of(store: Store, targets: list[Target], depth: int = 5, min_confidence: float = 0.0,
+              limit: int = 100) -> Answer:
+    if not targets:
+        return Answer("impact of nothing", [], [], 0, limit, "dependents")
+    rows, total = fetch(store, "impact", limit, repo=targets[0].repo, qnames=[t.qname for t in targets],
+                        depth=_depth(depth), min_confidence=min_confidence)
+    names = ", ".join(t.qname for t in targets[:3]) + (f" and {len(targets) - 3} more" if len(targets) > 3 else "")
+    return Answer(f"impact of {names} (depth ≤ {depth})", ["depth", "dependent", "kind", "path", "line", "via",
+                  "reaches", "confidence"], rows, total, limit, "dependents",
+                  target=targets[0] if len(targets) == 1 else None)
+
+
+def call_path(store: Store, source: str, target: str, repo: str | None = None, depth: int = 6,
+              limit: int = 3) -> Answer:
+    a, b = resolve_all(store, [source, target], repo)
+    for t in (a, b):
+        if t.is_module:
+            raise InputError(f"{t.qname} is a module; a call path joins functions, methods or classes")
+    rows, total = fetch(store, "call_path", limit, repo=a.repo, source=a.qname, target=b.qname, depth=_depth(depth))
+    notes = [] if rows else [f"{a.qname} does not reach {b.qname} through calls within {depth} steps"]
+    return Answer(f"call paths {a.qname} → {b.qname}", ["length", "confidence", "steps"], rows, total, limit,
+                  "paths", notes, target=b)
+
+
+def tests_for(store: Store, symbols: list[str], repo: str | None = None, depth: int = 8, limit: int = 100) -> Answer:
+    targets = resolve_all(store, symbols, repo)
+    return tests_for_targets(store, targets, depth, limit)
+
+
+def tests_for_targets(store: Store, targets: list[Target], depth: int = 8, limit: int = 100) -> Answer:
+    if not targets:
+        return Answer("tests for nothing", [], [], 0, limit, "tests")
+    rows, total = fetch(store, "tests_for", limit, repo=targets[0].repo, qnames=[t.qname for t in targets],
+                        depth=_depth(depth))
+    names = ", ".join(t.qname for t in targets[:3]) + (f" and {len(targets) - 3} more" if len(targets) > 3 else "")
+    return Answer(f"tests that reach {names} (depth ≤ {depth})", ["test", "distance", "confidence", "how"], rows,
+                  total, limit, "tests", target=targets[0] if len(targets) == 1 else None)
+
+
+def cycles(store: Store, repo: str | None = None, max_length: int = 4, limit: int = 50) -> Answer:
+    name = pick_repo(store, repo)
+    if not 2 <= max_length <= 8:
+        raise InputError(f"max length must be between 2 and 8, not {max_length}")
+    rows, total = fetch(store, "import_cycles", limit, repo=name, max_length=max_length)
+    return Answer(f"import cycles in {name} (≤ {max_length} modules)", ["length", "modules", "step"], rows, total,
+                  limit, "cycles")
+
+
+def dead_code(store: Store, repo: str | None = None, include_maybe: bool = False, limit: int = 50) -> Answer:
+    name = pick_repo(store, repo)
+    rows = store.read("dead_code", repo=name, limit=FETCH_CAP)
+    maybe = [r for r in rows if r["status"] == "maybe"]
+    kept = rows if include_maybe else [r for r in rows if r["status"] == "dead"]
+    notes = [] if include_maybe or not maybe else [
+        f"{len(maybe)} more are maybe alive (unresolved or dynamic calls by name, closures, overrides): --maybe"]
+    return Answer(f"dead code in {name}", ["status", "symbol", "kind", "path", "line", "lines", "note"],
+                  kept[:limit], len(kept), limit, "symbols", notes)
+
+
+def hotspots(store: Store, repo: str | None = None, limit: int = 25) -> Answer:
+    rows, total = fetch(store, "hotspots", limit, repo=repo)
+    return Answer(f"hotspots{f' in {repo}' if repo else ''}", ["symbol", "kind", "path", "line", "fan_in",
+                  "callers", "fan_out"] + ([] if repo else ["repo"]), rows, total, limit, "symbols")
+
+
+def find(store: Store, text: str, repo: str | None = None, limit: int = 20) -> Answer:
+    """Exact definitions first (the dotted name or a dot-suffix of it), then fuzzy full-text matches."""
+    exact = store.read("find_symbol", symbol=text, repo=repo, limit=limit + 1)
+    fuzzy: list[dict[str, Any]] = []
+    try:
+        fuzzy = store.read("search_symbols", search=text, repo=repo, limit=limit + 1)
+    except QueryError as e:  # Lucene syntax errors in what a person typed: fall back to exact matches only
+        if not exact:
+            raise InputError(f"cannot search for {text!r}: {e}") from e
+    seen = {(r["repo"], r["qname"]) for r in exact}
+    rows = [{**r, "match": "exact"} for r in exact]
+    rows += [{**r, "match": f"fuzzy {r['score']}"} for r in fuzzy if (r["repo"], r["qname"]) not in seen]
+    return Answer(f"definitions of {text!r}", ["match", "qname", "kind", "path", "line", "signature"]
+                  + ([] if repo else ["repo"]), rows[:limit], len(rows), limit, "matches")
+
+
+def module_summary(store: Store, module: str, repo: str | None = None, limit: int = 40) -> dict[str, Any]:
+    """A module's public interface and its dependencies both ways; a symbol's own module when given a symbol."""
+    target = resolve(store, module, repo)
+    if not target.is_module:
+        owner = [r for r in store.read("find_symbol", symbol=target.path, repo=target.repo, limit=5)
+                 if r["kind"] == "module" and r["path"] == target.path]
+        if not owner:
+            raise InputError(f"no module for {target.path} in the graph")
+        target = Target(target.repo, owner[0]["qname"], "module", target.path, 1, owner[0]["end_line"])
+    iface, iface_total = fetch(store, "module_interface", limit, repo=target.repo, module=target.qname)
+    deps, deps_total = fetch(store, "module_dependencies", limit, repo=target.repo, module=target.qname)
+    return {
+        "module": target,
+        "loc": target.end_line,
+        "interface": Answer(f"public interface of {target.qname}", ["symbol", "kind", "line", "signature", "doc",
+                            "uses"], iface, iface_total, limit, "symbols", target=target),
+        "dependencies": Answer(f"dependencies of {target.qname}", ["direction", "module", "names", "line"], deps,
+                               deps_total, limit, "modules", target=target),
+    }
+
+
+def run_query(store: Store, name: str, params: dict[str, Any], limit: int = 100) -> Answer:
+    """Any named query, read-only, with its parameters checked against what the file uses."""
+    info = describe(name)
+    given = dict(params)
+    if "limit" in info.used and "limit" not in given:
+        given["limit"] = limit
+    missing = [p for p in info.used if p not in given]
+    if missing:
+        examples = " ".join(f"--param {p}={_shell(info.examples.get(p, '...'))}" for p in missing)
+        raise InputError(f"query {name!r} needs {', '.join(missing)}: e.g. kg query {name} {examples}")
+    if {"name", "text"} & set(given):
+        raise InputError("parameters named `name` or `text` cannot be passed through kg's store; rename them")
+    rows = store.read(name, **given)
+    columns = list(rows[0]) if rows else []
+    return Answer(f"{name}", columns, rows[:limit], len(rows), limit, "rows")
+
+
+def run_cypher(store: Store, text: str, params: dict[str, Any] | None = None, limit: int = 50) -> Answer:
+    """Raw Cypher in a read transaction: Neo4j itself refuses any write."""
+    if not text.strip():
+        raise InputError("empty Cypher")
+    if {"name", "text"} & set(params or {}):
+        raise InputError("parameters named `name` or `text` cannot be passed through kg's store; rename them")
+    rows = store.read_text(text, **(params or {}))
+    columns = list(rows[0]) if rows else []
+    return Answer("cypher", columns, rows[:limit], len(rows), limit, "rows")
+
+
+def _shell(literal: str) -> str:
+    value = literal.strip()
+    if len(value) >= 2 and value[0] == value[-1] == "'":
+        return value[1:-1]
+    return f"'{value}'" if any(c in value for c in " [{") else value

@@ -1,0 +1,249 @@
+"""The navigation commands, plugged into `kg` through the `kg.commands` entry points: thin wrappers that parse
+options, call kg.navigate's library functions and print a rich table or JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from kg.cli import Context, emit_json, json_option, out, pass_context
+from kg.errors import InputError
+from kg.navigate import answers
+from kg.navigate.catalog import catalog
+from kg.navigate.changes import changes as diff_changes
+from kg.navigate.render import table
+
+repo_option = click.option("--repo", help="Repository to look in when several are ingested.")
+limit_option = click.option("--limit", default=50, show_default=True, type=click.IntRange(1), help="Rows to show.")
+confidence_option = click.option("--min-confidence", default=0.0, show_default=True, type=click.FloatRange(0, 1),
+                                 help="Ignore edges kg is less sure of than this.")
+
+
+def depth_option(default: int) -> Any:
+    return click.option("--depth", default=default, show_default=True, type=click.IntRange(1, answers.MAX_DEPTH),
+                        help=f"How many steps to follow (at most {answers.MAX_DEPTH}).")
+
+
+def show(answer: answers.Answer, as_json: bool) -> None:
+    if as_json:
+        emit_json(answer.to_dict())
+    else:
+        out.print(table(answer))
+
+
+@click.command()
+@click.argument("symbol")
+@depth_option(1)
+@confidence_option
+@repo_option
+@limit_option
+@json_option
+@pass_context
+def callers(ctx: Context, symbol: str, depth: int, min_confidence: float, repo: str | None, limit: int,
+            as_json: bool) -> None:
+    """Who calls SYMBOL (dotted name, unique suffix such as Cart.checkout, or path:line)."""
+    with ctx.open_graph() as store:
+        show(answers.callers(store, symbol, repo, depth, min_confidence, limit), as_json)
+
+
+@click.command()
+@click.argument("symbol")
+@depth_option(1)
+@confidence_option
+@repo_option
+@limit_option
+@json_option
+@pass_context
+def callees(ctx: Context, symbol: str, depth: int, min_confidence: float, repo: str | None, limit: int,
+            as_json: bool) -> None:
+    """What SYMBOL calls, directly or (with --depth) transitively."""
+    with ctx.open_graph() as store:
+        show(answers.callees(store, symbol, repo, depth, min_confidence, limit), as_json)
+
+
+@click.command()
+@click.argument("symbols", nargs=-1, required=True)
+@depth_option(5)
+@confidence_option
+@repo_option
+@limit_option
+@json_option
+@pass_context
+def impact(ctx: Context, symbols: tuple[str, ...], depth: int, min_confidence: float, repo: str | None, limit: int,
+           as_json: bool) -> None:
+    """What may break if SYMBOLS (symbols, modules or files) change: callers, importers, subclasses by depth."""
+    with ctx.open_graph() as store:
+        show(answers.impact(store, list(symbols), repo, depth, min_confidence, limit), as_json)
+
+
+@click.command()
+@click.argument("source")
+@click.argument("target")
+@depth_option(6)
+@repo_option
+@click.option("--limit", default=3, show_default=True, type=click.IntRange(1), help="Paths to show.")
+@json_option
+@pass_context
+def path(ctx: Context, source: str, target: str, depth: int, repo: str | None, limit: int, as_json: bool) -> None:
+    """The shortest call paths from SOURCE to TARGET."""
+    with ctx.open_graph() as store:
+        show(answers.call_path(store, source, target, repo, depth, limit), as_json)
+
+
+@click.command("tests-for")
+@click.argument("symbols", nargs=-1, required=True)
+@depth_option(8)
+@repo_option
+@limit_option
+@click.option("--pytest", "as_pytest", is_flag=True, help="Print only the pytest node ids, one per line.")
+@json_option
+@pass_context
+def tests_for(ctx: Context, symbols: tuple[str, ...], depth: int, repo: str | None, limit: int, as_pytest: bool,
+              as_json: bool) -> None:
+    """The tests that exercise SYMBOLS (through calls, fixtures or test-module code)."""
+    with ctx.open_graph() as store:
+        answer = answers.tests_for(store, list(symbols), repo, depth, limit)
+    if as_pytest:
+        click.echo("\n".join(row["test"] for row in answer.rows))
+    else:
+        show(answer, as_json)
+
+
+@click.command()
+@repo_option
+@click.option("--max-length", default=4, show_default=True, type=click.IntRange(2, 8), help="Longest cycle.")
+@limit_option
+@json_option
+@pass_context
+def cycles(ctx: Context, repo: str | None, max_length: int, limit: int, as_json: bool) -> None:
+    """Import cycles between modules."""
+    with ctx.open_graph() as store:
+        show(answers.cycles(store, repo, max_length, limit), as_json)
+
+
+@click.command("dead-code")
+@repo_option
+@click.option("--maybe", "include_maybe", is_flag=True, help="Also list symbols that may be alive.")
+@limit_option
+@json_option
+@pass_context
+def dead_code(ctx: Context, repo: str | None, include_maybe: bool, limit: int, as_json: bool) -> None:
+    """Functions, methods and classes nothing uses (entry points and dynamic uses taken into account)."""
+    with ctx.open_graph() as store:
+        show(answers.dead_code(store, repo, include_maybe, limit), as_json)
+
+
+@click.command()
+@repo_option
+@click.option("--limit", default=25, show_default=True, type=click.IntRange(1), help="Rows to show.")
+@json_option
+@pass_context
+def hotspots(ctx: Context, repo: str | None, limit: int, as_json: bool) -> None:
+    """Symbols with the highest fan-in + fan-out."""
+    with ctx.open_graph() as store:
+        show(answers.hotspots(store, repo, limit), as_json)
+
+
+@click.command()
+@click.argument("text")
+@repo_option
+@click.option("--limit", default=20, show_default=True, type=click.IntRange(1), help="Rows to show.")
+@json_option
+@pass_context
+def find(ctx: Context, text: str, repo: str | None, limit: int, as_json: bool) -> None:
+    """Where TEXT is defined: exact dotted names first, then fuzzy full-text matches."""
+    with ctx.open_graph() as store:
+        show(answers.find(store, text, repo, limit), as_json)
+
+
+def parse_param(pair: str) -> tuple[str, Any]:
+    """`k=v`: v as JSON when it parses (numbers, true, null, lists, "quoted"), else as a plain string."""
+    key, sep, raw = pair.partition("=")
+    if not sep or not key.strip():
+        raise InputError(f"--param {pair!r}: write it as name=value")
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return key.strip(), value
+
+
+@click.command()
+@click.argument("name", required=False)
+@click.option("--param", "params", multiple=True, metavar="K=V", help="A query parameter (repeatable).")
+@click.option("--list", "list_queries", is_flag=True, help="List the named queries.")
+@click.option("--all", "include_internal", is_flag=True, help="With --list: also ingest/export/schema queries.")
+@limit_option
+@json_option
+@pass_context
+def query(ctx: Context, name: str | None, params: tuple[str, ...], list_queries: bool, include_internal: bool,
+          limit: int, as_json: bool) -> None:
+    """Run the named query NAME (a file in queries/) read-only, e.g. kg query callers --param repo=shop ..."""
+    if list_queries or not name:
+        infos = catalog(include_internal)
+        if as_json:
+            return emit_json([{"name": i.name, "summary": i.summary, "params": list(i.used)} for i in infos])
+        t = Table(show_edge=False)
+        for column in ("query", "parameters", "answers"):
+            t.add_column(column, overflow="fold")
+        for i in infos:
+            t.add_row(i.name, ", ".join(i.used), Text(i.first_line))
+        out.print(t)
+        return None
+    values = dict(parse_param(p) for p in params)
+    with ctx.open_graph() as store:
+        show(answers.run_query(store, name, values, limit), as_json)
+
+
+@click.command()
+@click.argument("path", required=False, type=click.Path(path_type=Path, file_okay=False))
+@click.option("--since", help="Compare the working tree with this revision (default HEAD).")
+@click.option("--staged", is_flag=True, help="Only what is staged (the next commit).")
+@repo_option
+@depth_option(5)
+@click.option("--test-depth", default=8, show_default=True, type=click.IntRange(1, answers.MAX_DEPTH),
+              help="How far a test may be from a changed symbol.")
+@click.option("--limit", default=200, show_default=True, type=click.IntRange(1), help="Rows per section.")
+@click.option("--pytest", "as_pytest", is_flag=True, help="Print only the tests to run, one node id per line.")
+@json_option
+@pass_context
+def changes(ctx: Context, path: Path | None, since: str | None, staged: bool, repo: str | None, depth: int,
+            test_depth: int, limit: int, as_pytest: bool, as_json: bool) -> None:
+    """The symbols a git diff touches, what they impact and the tests to run."""
+    if since and staged:
+        raise InputError("--since and --staged do not go together: pick one")
+    with ctx.open_graph() as store:
+        report = diff_changes(store, path, repo, since, staged, depth, test_depth, limit)
+    if as_json:
+        return emit_json(report.to_dict())
+    if as_pytest:
+        click.echo("\n".join(report.pytest_args()))
+        return None
+    if not report.changed:
+        out.print(f"no changed code in {report.repo} ({report.root})", highlight=False)
+        return None
+    t = Table(title=f"changed in {report.repo}", show_edge=False, title_justify="left")
+    for column in ("symbol", "kind", "lines"):
+        t.add_column(column)
+    for row in report.changed:
+        t.add_row(Text(row["qname"]), row["kind"], Text(f"{row['path']}:{row['lines']}"))
+    out.print(t)
+    out.print(table(report.impact))
+    out.print(table(report.tests))
+    if report.tests.rows:
+        out.print(Text(f"run: pytest {' '.join(report.pytest_args())}", style="bold"), soft_wrap=True)
+    return None
+
+
+@click.command()
+@pass_context
+def mcp(ctx: Context) -> None:
+    """Serve kg's navigation tools to an agent over MCP (stdio)."""
+    from kg.navigate.mcp_server import serve
+
+    serve(ctx.settings)

@@ -1,0 +1,113 @@
+"""Turn what a person types (`Cart.checkout`, `shop.cart`, `shop/cart.py`, `shop/cart.py:20`) into one node.
+
+Guessing is worse than asking: an ambiguous name raises `AmbiguousName` with every candidate, an unknown one an
+`InputError` in one line. Both are kg errors, so the CLI prints them without a traceback and MCP returns them as
+tool errors.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kg.errors import InputError
+from kg.store import Store
+
+_PATH_LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+)$")
+_MAX_CANDIDATES = 20
+
+
+@dataclass(frozen=True)
+class Target:
+    repo: str
+    qname: str
+    kind: str  # function | method | class | variable | module
+    path: str
+    line: int
+    end_line: int | None = None
+
+    @property
+    def is_module(self) -> bool:
+        return self.kind == "module"
+
+    def label(self) -> str:
+        return f"{self.qname} ({self.kind}, {self.path}:{self.line})"
+
+    def to_dict(self) -> dict:
+        return {"repo": self.repo, "qname": self.qname, "kind": self.kind, "path": self.path, "line": self.line}
+
+
+class AmbiguousName(InputError):
+    """A name that fits several nodes; the message lists them so the caller can pick one."""
+
+    def __init__(self, text: str, candidates: list[Target]) -> None:
+        self.candidates = candidates
+        shown = "\n".join(f"  {c.repo}:{c.label()}" for c in candidates[:_MAX_CANDIDATES])
+        more = f"\n  … and {len(candidates) - _MAX_CANDIDATES} more" if len(candidates) > _MAX_CANDIDATES else ""
+        super().__init__(f"{text!r} is ambiguous ({len(candidates)} candidates): give a longer dotted name, "
+                         f"path:line or --repo\n{shown}{more}")
+
+
+def resolve(store: Store, text: str, repo: str | None = None) -> Target:
+    """The one symbol or module `text` names."""
+    text = text.strip()
+    if not text:
+        raise InputError("empty symbol name: give a dotted name (Cart.checkout), a file path or path:line")
+    located = _PATH_LINE.match(text)
+    if located:
+        return _at_line(store, located["path"], int(located["line"]), repo, text)
+    rows = store.read("find_symbol", symbol=text, repo=repo, limit=_MAX_CANDIDATES * 5)
+    candidates = [_target(r) for r in rows]
+    exact = [c for c in candidates if c.qname == text or c.path == text]
+    if exact:
+        candidates = exact
+    if not candidates:
+        where = f" in repository {repo!r}" if repo else ""
+        raise InputError(f"no symbol or module named {text!r}{where}: try `kg find {text}` for fuzzy matches")
+    if len(candidates) > 1:
+        symbols = [c for c in candidates if not c.is_module]
+        if len(symbols) == 1 and all(c.qname == symbols[0].qname for c in candidates):
+            return symbols[0]  # a package variable and its module share a dotted name: the symbol is meant
+        raise AmbiguousName(text, candidates)
+    return candidates[0]
+
+
+def resolve_all(store: Store, texts: list[str], repo: str | None = None) -> list[Target]:
+    """Several targets that must live in one repository (a query walks one repository's graph)."""
+    targets = [resolve(store, t, repo) for t in texts]
+    repos = sorted({t.repo for t in targets})
+    if len(repos) > 1:
+        raise InputError(f"the symbols belong to different repositories ({', '.join(repos)}): pass --repo")
+    return targets
+
+
+def pick_repo(store: Store, repo: str | None) -> str:
+    """The repository a whole-repo question is about: the one given, or the only one in the graph."""
+    names = [r["repo"] for r in store.read("repos")]
+    if repo:
+        if repo not in names:
+            raise InputError(f"no repository named {repo!r} in the graph (have: {', '.join(names) or 'none'})")
+        return repo
+    if len(names) == 1:
+        return names[0]
+    if not names:
+        raise InputError("the graph holds no repository: ingest one first (`kg ingest PATH`)")
+    raise InputError(f"the graph holds {len(names)} repositories ({', '.join(names)}): pass --repo")
+
+
+def _at_line(store: Store, path: str, line: int, repo: str | None, text: str) -> Target:
+    modules = [_target(r) for r in store.read("find_symbol", symbol=path, repo=repo, limit=50)
+               if r["kind"] == "module" and r["path"] == path]
+    if not modules:
+        raise InputError(f"no file {path!r} in the graph{f' of {repo!r}' if repo else ''}: check the path "
+                         "(relative to the ingested root)")
+    if len(modules) > 1:
+        raise AmbiguousName(text, modules)
+    module = modules[0]
+    rows = store.read("symbols_at_lines", repo=module.repo, rows=[{"path": path, "line": line}])
+    row = rows[0]
+    return Target(module.repo, row["qname"], row["kind"], path, row["start_line"], row["end_line"])
+
+
+def _target(row: dict) -> Target:
+    return Target(row["repo"], row["qname"], row["kind"], row["path"], row["line"] or 1, row.get("end_line"))

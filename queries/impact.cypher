@@ -1,0 +1,36 @@
+// What may break if these symbols or modules change (their blast radius)? Everything that reaches them through
+// incoming CALLS, IMPORTS or INHERITS edges (callers, importers, subclasses), transitively up to $depth steps
+// (capped at 10 by the pattern). A class or module counts with everything it defines. Each dependent appears once,
+// at its shortest distance (group by `depth`), with the weakest edge confidence on that path (the strongest such
+// path when several are equally short), the edge kinds it went through and the changed symbol it reaches.
+// A method also stands for the base-class methods it overrides: a call resolved to the base method may run it.
+// For a file, pass its module's dotted name (`shop.cart`).
+:param repo => 'shop';
+:param qnames => ['shop.pricing.bulk_discount'];
+:param depth => 5;
+:param min_confidence => 0.0;
+:param limit => 200;
+UNWIND $qnames AS qname
+CALL (qname) {
+  MATCH (s:Symbol {key: $repo + ':' + qname})
+  RETURN s AS root
+  UNION
+  MATCH (m:Module {qkey: $repo + ':' + qname})
+  RETURN m AS root
+}
+MATCH (root)-[:DEFINES]->{0,4}(changed)
+OPTIONAL MATCH (changed)<-[:DEFINES]-(:Class)-[:INHERITS]->{1,5}(:Class)-[:DEFINES]->(overridden:Method)
+WHERE overridden.name = changed.name
+WITH collect(DISTINCT changed) + collect(DISTINCT overridden) AS changed
+UNWIND changed AS start
+MATCH p = ALL SHORTEST (start)<-[r:CALLS|IMPORTS|INHERITS WHERE r.confidence >= $min_confidence]-{1,10}(dependent)
+WHERE length(p) <= $depth AND NOT dependent IN changed
+WITH dependent, start, length(p) AS depth, [e IN relationships(p) | type(e)] AS via,
+     reduce(w = 1.0, e IN relationships(p) | CASE WHEN e.confidence < w THEN e.confidence ELSE w END) AS weakest
+ORDER BY depth, weakest DESC
+WITH dependent, collect({depth: depth, weakest: weakest, via: via, reaches: start.qname})[0] AS best
+RETURN best.depth AS depth, dependent.qname AS dependent, coalesce(dependent.kind, 'module') AS kind,
+       dependent.path AS path, dependent.start_line AS line, best.via AS via, best.reaches AS reaches,
+       best.weakest AS confidence
+ORDER BY depth, confidence DESC, dependent
+LIMIT $limit;

@@ -1,0 +1,237 @@
+"""Navigation on graphs whose answers are known: the bundled tinyshop and tests/fixtures/navigate, ingested once for
+this module. Every query file also runs (EXPLAIN) in Neo4j with its own `:param` example values."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ingest.pipeline import Ingestor
+from kg.cli import cli
+from kg.errors import InputError, QueryError
+from kg.navigate import answers
+from kg.navigate.catalog import catalog, describe
+from kg.navigate.changes import changes
+from kg.navigate.targets import AmbiguousName, resolve
+from kg.settings import Settings
+from kg.store import Store
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+TINYSHOP = REPO_ROOT / "examples" / "tinyshop"
+NAV = REPO_ROOT / "tests" / "fixtures" / "navigate"
+SHOP_TESTS = {"tests/test_cart.py::test_bulk_discount", "tests/test_cart.py::test_checkout_applies_coupon"}
+
+
+@pytest.fixture(scope="module")
+def graph(session_store: Store) -> Store:
+    """tinyshop as `shop` and the navigation fixture as `nav`, shared by the tests of this module (read-only)."""
+    session_store.write("graph_wipe")
+    Ingestor(session_store, TINYSHOP, repo="shop").run()
+    Ingestor(session_store, NAV, repo="nav").run()
+    return session_store
+
+
+def column(answer: answers.Answer, name: str) -> list:
+    return [row[name] for row in answer.rows]
+
+
+@pytest.mark.parametrize("name", [info.name for info in catalog()])
+def test_query_file_runs_in_neo4j_with_its_own_param_values(graph: Store, name: str) -> None:
+    info = describe(name)
+    params = {key: graph.read_text(f"RETURN {literal} AS v")[0]["v"] for key, literal in info.examples.items()}
+    from queries import load
+
+    graph.read_text("EXPLAIN " + load(name), **params)  # raises QueryError on a bad query or a missing parameter
+
+
+def test_callers_and_callees(graph: Store) -> None:
+    direct = answers.callers(graph, "Cart.checkout", "shop")
+    assert set(column(direct, "caller")) == {"tests.test_cart.test_bulk_discount",
+                                             "tests.test_cart.test_checkout_applies_coupon"}
+    assert set(column(direct, "depth")) == {1} and direct.target.qname == "shop.cart.Cart.checkout"
+
+    transitive = answers.callers(graph, "shop.models.Order.subtotal_cents", "shop", depth=3)
+    by_name = {r["caller"]: r for r in transitive.rows}
+    assert by_name["shop.models.Order.total_cents"]["depth"] == 1
+    assert by_name["shop.pricing.percent_off.rule"]["depth"] == 1
+    assert by_name["tests.test_cart.test_bulk_discount"]["depth"] == 2  # through Order.total_cents
+    assert by_name["shop.models.Order.total_cents"]["confidence"] == 1.0
+
+    callees = answers.callees(graph, "Cart.checkout", "shop")
+    found = {r["callee"]: r for r in callees.rows}
+    assert found["shop.pricing.bulk_discount"]["confidence"] == 0.5  # passed as a function reference
+    assert found["shop.storage.OrderStore.save"]["resolution"] == "inferred"
+    assert found["<builtin>.list"]["kind"] == "builtin"
+    deeper = answers.callees(graph, "Cart.checkout", "shop", depth=2)
+    assert {"<builtin>.sum", "<builtin>.len"} <= set(column(deeper, "callee"))
+
+
+def test_limit_cuts_and_says_what_it_cut(graph: Store) -> None:
+    cut = answers.callees(graph, "Cart.checkout", "shop", depth=2, limit=2)
+    assert len(cut.rows) == 2 and cut.total > 2 and cut.truncated
+    assert cut.truncation_note() == f"showing 2 of {cut.total} callees (raise the limit to see more)"
+
+
+def test_impact_groups_by_depth_with_the_weakest_confidence(graph: Store) -> None:
+    answer = answers.impact(graph, ["shop.pricing.bulk_discount"], "shop", depth=5)
+    rows = {r["dependent"]: r for r in answer.rows}
+    assert rows["shop.cart"]["depth"] == 1 and rows["shop.cart"]["via"] == ["IMPORTS"]
+    assert rows["shop.cart.Cart.checkout"]["depth"] == 1 and rows["shop.cart.Cart.checkout"]["confidence"] == 0.5
+    assert rows["tests.test_cart.test_bulk_discount"]["depth"] == 2
+    assert rows["tests.test_cart.test_bulk_discount"]["confidence"] == 0.5  # the reference edge is the weakest
+    # A class counts with its methods, subclasses count, and a file is its module.
+    store_impact = answers.impact(graph, ["shop.storage.OrderStore"], "shop", depth=1)
+    assert {"shop.storage.JsonOrderStore", "shop.cart.Cart.checkout", "shop.cart"} <= set(
+        column(store_impact, "dependent"))
+    assert set(column(answers.impact(graph, ["shop/pricing.py"], "shop", depth=1), "dependent")) >= {"shop.cart"}
+    # An override stands for the base method it overrides (a call resolved to the base may run it).
+    override = answers.impact(graph, ["JsonOrderStore.save"], "shop", depth=1)
+    assert "shop.cart.Cart.checkout" in column(override, "dependent")
+    assert answers.impact(graph, ["shop.pricing.bulk_discount"], "shop", depth=1, min_confidence=0.9).rows[0][
+        "dependent"] == "shop.cart"
+
+
+def test_shortest_call_path(graph: Store) -> None:
+    answer = answers.call_path(graph, "test_bulk_discount", "Order.subtotal_cents", "shop")
+    (path,) = answer.rows
+    assert path["length"] == 2
+    assert [s["callee"] for s in path["steps"]] == ["shop.models.Order.total_cents", "shop.models.Order.subtotal_cents"]
+    none = answers.call_path(graph, "Order.subtotal_cents", "Cart.checkout", "shop")
+    assert none.rows == [] and "does not reach" in none.notes[0]
+
+
+def test_tests_for_through_calls_fixtures_and_overrides(graph: Store) -> None:
+    assert set(column(answers.tests_for(graph, ["bulk_discount"], "shop"), "test")) == SHOP_TESTS
+    assert set(column(answers.tests_for(graph, ["helper"], "nav"), "test")) == {"tests/test_core.py::test_public_api"}
+    via_fixture = answers.tests_for(graph, ["make_child"], "nav")
+    assert column(via_fixture, "test") == ["tests/test_core.py::test_child"]
+    assert column(via_fixture, "how") == ["fixture child"]
+    assert answers.tests_for(graph, ["app.core.unused"], "nav").rows == []
+
+
+def test_dead_code_respects_entry_points_and_dynamic_names(graph: Store) -> None:
+    answer = answers.dead_code(graph, "nav", include_maybe=True, limit=100)
+    status = {r["symbol"]: r["status"] for r in answer.rows}
+    dead = {s for s, v in status.items() if v == "dead"}
+    maybe = {s for s, v in status.items() if v == "maybe"}
+    assert dead == {"app.core.unused", "app.core._recursive", "app.core.run_plugin", "app.core.make_closure",
+                    "app.b.call_back", "app.c.see"}
+    assert maybe == {"app.plugins.on_load", "app.core.Base.template", "app.core.make_closure.inner",
+                     "app.registry.route.wrap"}
+    for alive in ("app.core.home", "app.exported_only", "app.__main__.main", "app.core.Child.greet",
+                  "app.core.Child.template", "app.core.Child.__repr__", "tests.test_core.child",
+                  "tests.test_core.test_unrelated", "app.core.helper"):
+        assert alive not in status
+    assert answers.dead_code(graph, "shop").rows[0]["symbol"] == "shop.storage.JsonOrderStore"
+
+
+def test_import_cycles(graph: Store) -> None:
+    rows = answers.cycles(graph, "nav").rows
+    assert {(tuple(r["modules"]), r["step"]) for r in rows} == {(("app.a", "app.b"), "symbol"),
+                                                                (("app.c", "app.d"), "module")}
+    assert answers.cycles(graph, "shop").rows == []
+
+
+def test_hotspots_find_and_module_summary(graph: Store) -> None:
+    top = answers.hotspots(graph, "shop", limit=1).rows[0]
+    assert (top["symbol"], top["fan_in"], top["callers"]) == ("shop.cart.Cart.checkout", 2, 2)
+
+    found = answers.find(graph, "checkout", "shop")
+    assert found.rows[0]["qname"] == "shop.cart.Cart.checkout" and found.rows[0]["match"] == "exact"
+    fuzzy = answers.find(graph, "chekout~", "shop")  # a typo, through the full-text index
+    assert fuzzy.rows[0]["qname"] == "shop.cart.Cart.checkout" and fuzzy.rows[0]["match"].startswith("fuzzy")
+    assert "shop.pricing.bulk_discount" in column(answers.find(graph, "cents", "shop"), "qname")  # its docstring
+
+    summary = answers.module_summary(graph, "shop/cart.py", "shop")
+    assert column(summary["interface"], "symbol") == ["shop.cart.Cart", "shop.cart.Cart.__init__",
+                                                      "shop.cart.Cart.add", "shop.cart.Cart.checkout"]
+    deps = {(r["direction"], r["module"]) for r in summary["dependencies"].rows}
+    assert ("imports", "shop.pricing") in deps and ("imported_by", "tests.test_cart") in deps
+
+
+def test_symbol_resolution(graph: Store) -> None:
+    assert resolve(graph, "shop/cart.py:20").qname == "shop.cart.Cart.checkout"
+    assert resolve(graph, "shop/cart.py:2").kind == "module"
+    assert resolve(graph, "shop/storage.py").qname == "shop.storage"
+    assert resolve(graph, "shop.cart.Cart").kind == "class"
+    with pytest.raises(AmbiguousName) as ambiguous:
+        resolve(graph, "save")
+    assert {c.qname for c in ambiguous.value.candidates} == {"shop.storage.OrderStore.save",
+                                                             "shop.storage.JsonOrderStore.save"}
+    with pytest.raises(InputError, match="no symbol or module named 'nope'"):
+        resolve(graph, "nope")
+    with pytest.raises(InputError, match="is a module"):
+        answers.callers(graph, "shop.cart", "shop")
+    with pytest.raises(InputError, match="depth must be between 1 and 10"):
+        answers.callers(graph, "Cart.checkout", "shop", depth=11)
+
+
+def test_queries_run_read_only(graph: Store) -> None:
+    with pytest.raises(QueryError, match="refused"):
+        answers.run_cypher(graph, "CREATE (:Intruder) RETURN 1 AS one")
+    with pytest.raises(QueryError):
+        answers.run_query(graph, "ingest/repo_node_delete", {"repo": "shop"})
+    assert graph.read_text("MATCH (r:Repo {name: 'shop'}) RETURN count(r) AS n")[0]["n"] == 1
+    assert answers.run_query(graph, "callers", {"repo": "shop", "qname": "shop.cart.Cart.checkout", "depth": 1,
+                                                "min_confidence": 0}).total == 2
+    with pytest.raises(InputError, match="needs qname"):
+        answers.run_query(graph, "callers", {"repo": "shop"})
+
+
+def test_cli(graph: Store, graph_settings: Settings) -> None:
+    env = {"NEO4J_URI": graph_settings.uri, "NEO4J_PASSWORD": graph_settings.password}
+    runner = CliRunner()
+
+    def kg(*args: str):
+        return runner.invoke(cli, list(args), env=env, catch_exceptions=False)
+
+    ok = kg("callers", "Cart.checkout", "--repo", "shop", "--json")
+    assert ok.exit_code == 0 and '"caller": "tests.test_cart.test_bulk_discount"' in ok.output
+    ambiguous = kg("callers", "save")
+    assert ambiguous.exit_code == 1
+    assert ambiguous.output.splitlines()[0].startswith("error: 'save' is ambiguous (2 candidates)")
+    assert "shop.storage.JsonOrderStore.save" in ambiguous.output
+    unknown = kg("impact", "nope", "--repo", "shop")
+    assert unknown.exit_code == 1 and len(unknown.output.strip().splitlines()) == 1
+    write = kg("query", "ingest/repo_node_delete", "--param", "repo=shop")
+    assert write.exit_code == 1 and "refused" in write.output and len(write.output.strip().splitlines()) == 1
+    listed = kg("query", "--list")
+    assert listed.exit_code == 0 and "tests_for" in listed.output
+    tests = kg("tests-for", "bulk_discount", "--repo", "shop", "--pytest")
+    assert set(tests.output.split()) == SHOP_TESTS
+    for args in (["impact", "shop/pricing.py", "--repo", "shop"], ["path", "test_bulk_discount", "Order.total_cents"],
+                 ["cycles", "--repo", "nav"], ["dead-code", "--repo", "nav", "--maybe"], ["hotspots"],
+                 ["find", "checkout"], ["query", "hotspots", "--param", "repo=shop"]):
+        result = kg(*args)
+        assert result.exit_code == 0, (args, result.output)
+
+
+def test_changes_maps_a_diff_to_symbols_and_tests(graph: Store, tmp_path: Path) -> None:
+    work = tmp_path / "tinyshop"
+    shutil.copytree(TINYSHOP, work)
+    run = lambda *a: subprocess.run(["git", "-C", str(work), *a], check=True, capture_output=True)  # noqa: E731
+    run("init", "-q")
+    run("add", "-A")
+    run("-c", "user.name=kg", "-c", "user.email=kg@example.invalid", "commit", "-q", "-m", "start")
+    pricing = work / "shop" / "pricing.py"
+    pricing.write_text(pricing.read_text().replace("* 5", "* 7"))
+    Ingestor(graph, work, repo="shop-changes").run()
+    try:
+        report = changes(graph, work)
+        assert report.repo == "shop-changes"
+        assert [(c["qname"], c["lines"]) for c in report.changed] == [("shop.pricing.bulk_discount", "20")]
+        assert set(report.pytest_args()) == SHOP_TESTS
+        assert "shop.cart.Cart.checkout" in column(report.impact, "dependent")
+        run("add", "-A")
+        assert changes(graph, work, staged=True).changed[0]["qname"] == "shop.pricing.bulk_discount"
+        assert changes(graph, work, since="HEAD", diff="").changed == []
+        with pytest.raises(InputError, match="git diff"):
+            changes(graph, work, since="no-such-revision")
+    finally:
+        from ingest.writer import GraphWriter
+
+        GraphWriter(graph, "shop-changes").forget_repo()
