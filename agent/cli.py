@@ -1,0 +1,291 @@
+"""`kg agent run|status|resume`, `kg tokens report`, `kg context`: thin commands over agent.loop, agent.records and
+agent.context, plugged into kg's CLI through the `kg.commands` entry points."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from agent import records
+from agent.context import Budget, ContextBuilder
+from agent.errors import LLMError
+from agent.guards import Limits
+from agent.llm import LLMClient, LLMConfig
+from agent.loop import AgentLoop, RunOptions, RunOutcome, TurnInfo
+from agent.plan import load_plan
+from agent.tokens import Tokenizer, encoding_for
+from agent.tools import tool_specs
+from agent.workspace import Workspace
+from kg.cli import Context, emit_json, err, json_option, out, pass_context
+from kg.errors import InputError
+
+_model = click.option("--model", help="Model name (env KG_LLM_MODEL).")
+_base_url = click.option("--base-url", help="OpenAI-compatible endpoint (env KG_LLM_BASE_URL); key from "
+                                            "KG_LLM_API_KEY or OPENAI_API_KEY.")
+_timeout = click.option("--llm-timeout", type=float, help="Seconds to wait for one LLM answer (default 120).")
+_max_tokens = click.option("--max-tokens", type=click.IntRange(16), help="Cap on one answer's tokens (default 4096).")
+_attempts = click.option("--llm-attempts", type=click.IntRange(1),
+                         help="Tries per LLM call on rate limits, server errors and timeouts (default 4).")
+_max_iter = click.option("--max-iterations", type=click.IntRange(1), help="Turn cap (default 800).")
+_max_time = click.option("--max-time", type=click.FloatRange(0), help="Wall-clock cap in seconds (default 7200).")
+
+
+@click.group()
+def agent() -> None:
+    """Run kg's coding agent: a plan-driven loop whose prompt is rebuilt from the graph every turn."""
+
+
+@agent.command("run")
+@click.option("--plan", "plan_path", required=True, type=click.Path(path_type=Path, dir_okay=False),
+              help="Markdown or YAML plan naming every file to create.")
+@click.option("--workspace", required=True, type=click.Path(path_type=Path, file_okay=False),
+              help="Folder the agent writes to (created when missing).")
+@_model
+@_base_url
+@click.option("--repo", help="Repository name of the workspace in the graph (default ws-<folder>-<hash>).")
+@_max_iter
+@_max_time
+@click.option("--stall-budget", type=click.FloatRange(0),
+              help="Agent seconds (LLM waits excluded) without a file done before aborting (default 900).")
+@click.option("--turn-budget", type=click.IntRange(500), help="Token budget of one prompt (default 8000).")
+@click.option("--knowledge-budget", type=click.IntRange(50), help="Tokens for module summaries (default 3000).")
+@click.option("--summaries", type=click.Choice(["structural", "llm"]), default="structural", show_default=True,
+              help="How a written file is summarised.")
+@click.option("--tool-choice", default="auto", show_default=True,
+              help="auto, required, or a tool name to force (small local models).")
+@click.option("--guided", is_flag=True, help="Limit write_file's path to the next planned files (small models).")
+@_timeout
+@_attempts
+@_max_tokens
+@json_option
+@pass_context
+def run(ctx: Context, plan_path: Path, workspace: Path, model: str | None, base_url: str | None, repo: str | None,
+        max_iterations: int | None, max_time: float | None, stall_budget: float | None, turn_budget: int | None,
+        knowledge_budget: int | None, summaries: str, tool_choice: str, guided: bool, llm_timeout: float | None,
+        llm_attempts: int | None, max_tokens: int | None, as_json: bool) -> None:
+    """Implement a plan in a workspace, one tool call per turn, until every planned file exists or a guard stops."""
+    plan = load_plan(plan_path)
+    llm = LLMClient(LLMConfig.resolve(model, base_url, timeout=llm_timeout, attempts=llm_attempts,
+                                      max_tokens=max_tokens))
+    limits = Limits(**_given(max_iterations=max_iterations, max_seconds=max_time, stall_seconds=stall_budget))
+    budget = Budget(**_given(turn=turn_budget, knowledge=knowledge_budget))
+    options = RunOptions(limits, budget, summaries, tool_choice, guided)
+    with ctx.open_graph() as store:
+        loop = AgentLoop.start(store, llm, plan, workspace, repo, options)
+        if not as_json:
+            err.print(f"[dim]run {loop.run_id} · plan {plan.title!r} ({len(plan.files)} files) · "
+                      f"workspace {loop.workspace.root} · model {llm.config.model}[/]", highlight=False)
+        _drive(loop, as_json)
+
+
+@agent.command("resume")
+@click.argument("run_id")
+@_model
+@_base_url
+@_max_iter
+@_max_time
+@_timeout
+@_attempts
+@json_option
+@pass_context
+def resume(ctx: Context, run_id: str, model: str | None, base_url: str | None, max_iterations: int | None,
+           max_time: float | None, llm_timeout: float | None, llm_attempts: int | None, as_json: bool) -> None:
+    """Continue a run that crashed or was stopped, from what the graph holds."""
+    with ctx.open_graph() as store:
+        run_row = records.get_run(store, run_id)
+        limits = RunOptions.from_json(run_row.get("options")).limits
+        if run_row["status"] == "max_iterations" and (max_iterations or 0) <= run_row["iterations"]:
+            raise InputError(f"run {run_id} stopped at its iteration cap ({limits.max_iterations}): resume it with "
+                             f"--max-iterations N (more than {run_row['iterations']})")
+        if run_row["status"] == "max_time" and (max_time or 0) <= (run_row.get("elapsed") or 0):
+            raise InputError(f"run {run_id} stopped at its time cap ({limits.max_seconds:g} s): resume it with "
+                             f"--max-time SECONDS (more than {run_row.get('elapsed') or 0:g})")
+        llm = LLMClient(LLMConfig.resolve(model or run_row.get("model"), base_url or run_row.get("base_url") or None,
+                                          timeout=llm_timeout or run_row.get("llm_timeout"), attempts=llm_attempts,
+                                          max_tokens=run_row.get("max_tokens")))
+        loop = AgentLoop.resume(store, run_id, llm, **_given(max_iterations=max_iterations, max_seconds=max_time))
+        if not as_json:
+            err.print(f"[dim]resuming {run_id} at turn {loop.guard.iterations + 1}[/]", highlight=False)
+        _drive(loop, as_json)
+
+
+@agent.command("status")
+@click.argument("run_id", required=False)
+@click.option("--limit", default=20, show_default=True, help="Runs to list.")
+@json_option
+@pass_context
+def status(ctx: Context, run_id: str | None, limit: int, as_json: bool) -> None:
+    """The state of one run (status, iterations, done/total, remaining files) or of the latest runs."""
+    with ctx.open_graph() as store:
+        runs = [records.get_run(store, run_id)] if run_id else records.list_runs(store, limit)
+    runs = [{k: v for k, v in r.items() if k != "options"} for r in runs]
+    if as_json:
+        return emit_json(runs[0] if run_id else runs)
+    if not runs:
+        out.print("no agent runs in the graph: start one with `kg agent run --plan PLAN --workspace DIR`")
+        return
+    if run_id:
+        r = runs[0]
+        out.print(f"[bold]{r['id']}[/] {_status(r['status'])} · {r['done']}/{r['total']} files · "
+                  f"{r['iterations']} turns · {r.get('elapsed', 0):.1f} s ({r.get('llm_seconds', 0):.1f} s LLM)",
+                  highlight=False)
+        if r.get("reason"):
+            out.print(f"reason: {r['reason']}", highlight=False)
+        if r["status"] == "running":
+            out.print(f"[dim]if its process is gone (killed, crashed), `kg agent resume {r['id']}` continues it[/]",
+                      highlight=False)
+        for path in r.get("remaining") or []:
+            out.print(f"  remaining: {path}", highlight=False)
+        return
+    table = Table(show_edge=False)
+    for column in ("run", "status", "files", "turns", "model", "started"):
+        table.add_column(column)
+    for r in runs:
+        table.add_row(r["id"], _status(r["status"]), f"{r['done']}/{r['total']}", str(r["iterations"]),
+                      r.get("model") or "", (r.get("started_at") or "")[:19])
+    out.print(table)
+
+
+@click.group()
+def tokens() -> None:
+    """The token ledger of agent runs."""
+
+
+@tokens.command("report")
+@click.option("--run", "run_id", help="One run (default: every run).")
+@click.option("--by", "by", type=click.Choice(["segment", "turn", "file"]), default="segment", show_default=True)
+@json_option
+@pass_context
+def report(ctx: Context, run_id: str | None, by: str, as_json: bool) -> None:
+    """Tokens per prompt segment, per turn or per planned file, reconciled with the usage the API reported."""
+    if by == "turn" and not run_id:
+        raise click.UsageError("--by turn needs --run RUN")
+    with ctx.open_graph() as store:
+        if run_id:
+            records.get_run(store, run_id)
+        rows = store.read(f"agent/tokens_by_{by}", run=run_id)
+    if as_json:
+        return emit_json(rows[0] if by == "segment" else rows)
+    if by == "segment":
+        row = rows[0]
+        table = Table(title=f"tokens of {run_id or 'every run'} · {row['calls']} LLM calls", show_edge=False)
+        table.add_column("segment")
+        table.add_column("tokens", justify="right")
+        table.add_column("share", justify="right")
+        prompt = row["prompt_tokens"] or 1
+        for label in ("system", "plan", "knowledge", "references", "decisions", "tool_result", "tools", "file",
+                      "overhead"):
+            table.add_row(label, f"{row[label]:,}", f"{100 * row[label] / prompt:.1f}%")
+        table.add_row("[bold]prompt (reported)[/]", f"{row['prompt_tokens']:,}", "")
+        table.add_row("  of which cached", f"{row['cached_tokens']:,}", "")
+        table.add_row("[bold]completion[/]", f"{row['completion_tokens']:,}", "")
+        table.add_row("[bold]total[/]", f"{row['total_tokens']:,}", "")
+        out.print(table)
+        return
+    table = Table(show_edge=False)
+    for column in rows[0].keys() if rows else ["(no calls)"]:
+        table.add_column(column, justify="right" if column not in ("tool", "file", "degradation") else "left")
+    for row in rows:
+        table.add_row(*(f"{v:,}" if isinstance(v, int) else str(v) for v in row.values()))
+    out.print(table)
+
+
+@click.command()
+@click.option("--file", "target", help="Planned file to build the prompt for.")
+@click.option("--next", "next_", is_flag=True, help="The file the plan would do next.")
+@click.option("--run", "run_id", help="Run whose plan and workspace to use (default: the latest run).")
+@click.option("--plan", "plan_path", type=click.Path(path_type=Path, dir_okay=False), help="Or: a plan file …")
+@click.option("--workspace", type=click.Path(path_type=Path, file_okay=False), help="… and its workspace.")
+@click.option("--repo", help="Repository name of the workspace (default ws-<folder>-<hash>).")
+@_model
+@json_option
+@pass_context
+def context(ctx: Context, target: str | None, next_: bool, run_id: str | None, plan_path: Path | None,
+            workspace: Path | None, repo: str | None, model: str | None, as_json: bool) -> None:
+    """Print the exact prompt the agent would get for a step, with the token count of each segment."""
+    if bool(target) == next_:
+        raise click.UsageError("give --file PATH or --next")
+    with ctx.open_graph() as store:
+        if plan_path or workspace:
+            if not (plan_path and workspace):
+                raise click.UsageError("--plan and --workspace go together")
+            ws = Workspace(workspace)
+            repo = repo or ws.default_repo
+            store.apply_schema()
+            plan_id, run_id_for_state, options = records.put_plan(store, load_plan(plan_path), repo), None, RunOptions()
+        else:
+            run_row = records.get_run(store, run_id) if run_id else next(iter(records.list_runs(store, 1)), None)
+            if run_row is None:
+                raise click.UsageError("no agent run in the graph: give --plan and --workspace")
+            plan_id, repo = run_row["plan"], run_row["repo"]
+            run_id_for_state, options = run_row["id"], RunOptions.from_json(run_row.get("options"))
+            model = model or run_row.get("model")
+        builder = ContextBuilder(store, repo, plan_id, Tokenizer(encoding_for(model)), tool_specs(), options.budget)
+        prompt = builder.build(builder.state(run_id_for_state), target)
+    segments = {k: s.tokens for k, s in prompt.segments.items()}
+    if as_json:
+        return emit_json({"next_file": prompt.next_file.path if prompt.next_file else None, "segments": segments,
+                          "counted": prompt.counted, "degradation": prompt.degradation,
+                          "knowledge_paths": prompt.knowledge_paths, "messages": prompt.messages})
+    for message, labels in zip(prompt.messages, (("system",), ("plan",),
+                                                 ("knowledge", "references", "decisions", "tool_result")),
+                               strict=True):
+        counts = " · ".join(f"{label} {segments[label]:,}" for label in labels)
+        out.print(f"[bold cyan]── {message['role']} ── [/][dim]{counts} tokens[/]", highlight=False)
+        click.echo(message["content"])
+    out.print("[bold]segments:[/] " + " · ".join(f"{k} {v:,}" for k, v in segments.items()) +
+              f" · [bold]total {prompt.counted:,} tokens[/] (degradation: {prompt.degradation})", highlight=False)
+
+
+def _drive(loop: AgentLoop, as_json: bool) -> None:
+    """Run the loop with a done/total bar (the denominator is the plan's file count, fixed from the start)."""
+    total = records.progress(loop.store, loop.plan_id, loop.repo).total
+    with Progress(TextColumn("[bold]files"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
+                  TimeElapsedColumn(), console=err, disable=as_json, transient=False) as bar:
+        task = bar.add_task("", total=total)
+
+        def on_turn(info: TurnInfo) -> None:
+            bar.update(task, completed=info.done, description=f"turn {info.n}")
+            if not as_json:
+                mark = "[green]ok[/]" if info.ok else "[red]error[/]"
+                first = info.result.splitlines()[0][:100] if info.result else ""
+                bar.console.print(f"[dim]{info.n:>4}[/] {info.tool} {mark} {first} "
+                                  f"[dim]({info.prompt_tokens:,} prompt tokens"
+                                  f"{', ' + info.degradation if info.degradation != 'none' else ''})[/]",
+                                  highlight=False, markup=True)
+
+        loop.on_turn = on_turn
+        bar.update(task, completed=records.progress(loop.store, loop.plan_id, loop.repo).done)
+        try:
+            outcome = loop.run()
+        except LLMError as e:
+            raise type(e)(f"{e} — run {loop.run_id} is incomplete; continue it with "
+                          f"`kg agent resume {loop.run_id}`") from e
+        except KeyboardInterrupt:
+            err.print(f"stopped: continue with `kg agent resume {loop.run_id}`", highlight=False)
+            sys.exit(130)
+    _show(outcome, as_json)
+
+
+def _show(outcome: RunOutcome, as_json: bool) -> None:
+    if as_json:
+        emit_json(outcome.to_dict())
+    else:
+        out.print(f"{_status(outcome.status)} · {outcome.done}/{outcome.total} files · {outcome.iterations} turns"
+                  f" · {outcome.reason} · run {outcome.run_id}", highlight=False)
+    if outcome.status != "completed":
+        sys.exit(2)
+
+
+def _status(status: str) -> str:
+    color = {"completed": "green", "running": "cyan", "incomplete": "yellow"}.get(status, "red")
+    return f"[{color}]{status}[/]"
+
+
+def _given(**values: Any) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if v is not None}

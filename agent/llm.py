@@ -1,0 +1,155 @@
+"""The LLM through the `openai` client, against any OpenAI-compatible endpoint (OpenAI, llama.cpp, vLLM, a replay).
+
+Model, base URL and key come from flags or the environment (KG_LLM_MODEL, KG_LLM_BASE_URL, KG_LLM_API_KEY or
+OPENAI_API_KEY), never from a tracked file. Rate limits, server errors, timeouts and dropped connections are
+retried with exponential backoff (tenacity); what still fails becomes one LLMError line. Usage is returned as the
+API reported it, including cached prompt tokens, for the ledger to reconcile with its own counts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import openai
+from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential, wait_random
+
+from agent.errors import LLMError, LLMTimeout
+
+RETRYABLE = (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError)
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    model: str
+    base_url: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+    timeout: float = 120.0
+    attempts: int = 4
+    backoff: float = 1.0  # first retry wait in seconds, doubling with jitter
+    max_tokens: int = 4096
+    temperature: float = 0.0
+
+    @classmethod
+    def resolve(cls, model: str | None = None, base_url: str | None = None, **options: Any) -> LLMConfig:
+        """Flags first, then the environment. The key is only ever read from the environment."""
+        model = model or os.environ.get("KG_LLM_MODEL")
+        if not model:
+            raise LLMError("no model: pass --model or set KG_LLM_MODEL")
+        base_url = base_url or os.environ.get("KG_LLM_BASE_URL") or os.environ.get("OPENAI_BASE_URL")
+        key = os.environ.get("KG_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY")
+        if not key and not base_url:
+            raise LLMError("no API key: set OPENAI_API_KEY (or KG_LLM_API_KEY), or --base-url for a local server")
+        return cls(model, base_url, key or "not-needed", **{k: v for k, v in options.items() if v is not None})
+
+
+@dataclass
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    total_tokens: int = 0
+    reported: bool = False  # False: the endpoint sent no usage
+
+    def to_props(self) -> dict[str, int]:
+        return {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
+                "cached_tokens": self.cached_tokens, "total_tokens": self.total_tokens}
+
+
+@dataclass
+class ToolCall:
+    name: str
+    arguments: str
+    id: str = ""
+
+
+@dataclass
+class Reply:
+    tool_calls: list[ToolCall]
+    content: str
+    usage: Usage
+    seconds: float  # waiting for the endpoint, retries included
+    attempts: int
+
+
+class LLMClient:
+    def __init__(self, config: LLMConfig, record_to: Path | None = None) -> None:
+        self.config = config
+        self._client = openai.OpenAI(api_key=config.api_key, base_url=config.base_url, timeout=config.timeout,
+                                     max_retries=0)  # tenacity retries, so the policy lives in one place
+        self._record_to = record_to or (Path(p) if (p := os.environ.get("KG_LLM_RECORD")) else None)
+
+    def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None,
+                 tool_choice: str | dict[str, Any] | None = None) -> Reply:
+        kwargs: dict[str, Any] = {"model": self.config.model, "messages": messages,
+                                  "max_tokens": self.config.max_tokens, "temperature": self.config.temperature}
+        if tools:
+            kwargs["tools"] = tools
+            kwargs["tool_choice"] = _tool_choice(tool_choice)
+        began = time.perf_counter()
+        attempts = 0
+        retrying = Retrying(retry=retry_if_exception_type(RETRYABLE), reraise=True,
+                            stop=stop_after_attempt(self.config.attempts),
+                            wait=wait_exponential(multiplier=self.config.backoff, max=30 * self.config.backoff)
+                            + wait_random(0, self.config.backoff))
+        try:
+            for attempt in retrying:
+                with attempt:
+                    attempts += 1
+                    response = self._client.chat.completions.create(**kwargs)
+        except openai.APITimeoutError as e:
+            raise LLMTimeout(f"the LLM at {self._where()} did not answer within {self.config.timeout:g} s "
+                             f"({attempts} attempts): check the server or raise --llm-timeout") from e
+        except openai.APIConnectionError as e:
+            raise LLMError(f"cannot reach the LLM at {self._where()} ({attempts} attempts): is the server "
+                           "running? check --base-url / KG_LLM_BASE_URL") from e
+        except openai.AuthenticationError as e:
+            raise LLMError(f"the LLM at {self._where()} refused the API key: check KG_LLM_API_KEY / "
+                           "OPENAI_API_KEY") from e
+        except openai.APIStatusError as e:
+            raise LLMError(f"the LLM at {self._where()} answered {e.status_code} after {attempts} attempts: "
+                           f"{_first_line(e.message)}") from e
+        seconds = time.perf_counter() - began
+        if self._record_to:
+            self._record(response)
+        return _reply(response, seconds, attempts)
+
+    def _where(self) -> str:
+        return self.config.base_url or "api.openai.com"
+
+    def _record(self, response: Any) -> None:
+        """Append the raw response to a transcript, so a real session can be replayed in tests."""
+        with self._record_to.open("a", encoding="utf-8") as f:  # type: ignore[union-attr]
+            f.write(json.dumps({"raw": response.model_dump(mode="json", exclude_none=True)}) + "\n")
+
+
+def _tool_choice(choice: str | dict[str, Any] | None) -> str | dict[str, Any]:
+    if choice is None or choice in ("auto", "required", "none"):
+        return choice or "auto"
+    if isinstance(choice, str):  # a tool name: force that tool
+        return {"type": "function", "function": {"name": choice}}
+    return choice
+
+
+def _reply(response: Any, seconds: float, attempts: int) -> Reply:
+    choices = getattr(response, "choices", None) or []
+    message = choices[0].message if choices else None
+    calls = [ToolCall(c.function.name, c.function.arguments or "", c.id or "")
+             for c in (getattr(message, "tool_calls", None) or []) if getattr(c, "function", None)]
+    if not calls and getattr(message, "function_call", None):  # the legacy field some servers still fill
+        calls = [ToolCall(message.function_call.name, message.function_call.arguments or "")]
+    usage = Usage()
+    if (u := getattr(response, "usage", None)) is not None:
+        details = getattr(u, "prompt_tokens_details", None)
+        usage = Usage(u.prompt_tokens or 0, u.completion_tokens or 0,
+                      (getattr(details, "cached_tokens", 0) or 0) if details else 0,
+                      u.total_tokens or (u.prompt_tokens or 0) + (u.completion_tokens or 0), True)
+    return Reply(calls, (getattr(message, "content", None) or "") if message else "", usage, seconds, attempts)
+
+
+def _first_line(text: str | None) -> str:
+    return (text or "").strip().splitlines()[0][:200] if (text or "").strip() else "no message"

@@ -1,0 +1,176 @@
+"""The agent's tools: their JSON schemas and what executing one call does. One call per turn, always recorded.
+
+Tools answer from the graph where they can (read_file gives the stored summary before any file text), so a turn's
+result stays small; write_file is the only tool that changes anything, and it is confined to the workspace and
+followed at once by an incremental ingest and a summary of the written file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from agent.errors import WorkspaceError
+from agent.workspace import Workspace
+from kg.errors import KgError
+from kg.store import Store
+
+MAX_RESULT_ROWS = 20
+
+
+@dataclass
+class ToolResult:
+    ok: bool
+    text: str
+    wrote: str | None = None  # the workspace path a write_file created or replaced
+
+
+class MalformedCall(ValueError):
+    """The model's tool call cannot be executed as given (unknown tool, bad JSON, missing arguments)."""
+
+
+def _fn(name: str, description: str, properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": {
+        "type": "object", "properties": properties, "required": required}}}
+
+
+_S = {"type": "string"}
+
+
+def tool_specs(guided_paths: list[str] | None = None) -> list[dict[str, Any]]:
+    """The tool schemas sent with every call. `guided_paths` restricts write_file's path to those (for small
+    models with grammar-constrained decoding); pass a bounded list so the schema stays the same size."""
+    path = {"type": "string", "description": "Path relative to the workspace, e.g. pkg/mod.py"}
+    if guided_paths:
+        path = {**path, "enum": guided_paths}
+    return [
+        _fn("write_file", "Create or replace a file in the workspace with its complete content.",
+            {"path": path, "content": {"type": "string", "description": "The whole file."}}, ["path", "content"]),
+        _fn("read_file", "A file's stored summary, or its text (bounded) when it has none.",
+            {"path": {**_S, "description": "Path relative to the workspace."}}, ["path"]),
+        _fn("search_code", "Find symbols of the project by name or docstring words.",
+            {"query": _S}, ["query"]),
+        _fn("find_callers", "Who calls a function, method or class of the project.",
+            {"symbol": {**_S, "description": "Name or qualified name."}}, ["symbol"]),
+        _fn("impact", "What may break if a symbol or file changes: transitive callers.",
+            {"target": {**_S, "description": "Symbol name, qualified name or file path."}}, ["target"]),
+        _fn("search_references", "Search reference repositories (code to learn from) for examples.",
+            {"query": _S}, ["query"]),
+        _fn("record_decision", "Record a design decision later files must respect.",
+            {"text": {**_S, "description": "The decision."}, "rationale": {**_S, "description": "Why."},
+             "paths": {"type": "array", "items": _S, "description": "Files it is about (may be empty)."},
+             "confidence": {"type": "number", "description": "0..1"}}, ["text"]),
+    ]
+
+
+TOOL_NAMES = frozenset(t["function"]["name"] for t in tool_specs())
+_REQUIRED = {t["function"]["name"]: t["function"]["parameters"]["required"] for t in tool_specs()}
+
+
+def parse_arguments(name: str, raw: str | dict[str, Any] | None) -> dict[str, Any]:
+    """The call's arguments as a dict, or MalformedCall saying exactly what is wrong."""
+    if name not in TOOL_NAMES:
+        raise MalformedCall(f"unknown tool {name!r}: use one of {', '.join(sorted(TOOL_NAMES))}")
+    if isinstance(raw, dict):
+        args = raw
+    else:
+        try:
+            args = json.loads(raw or "{}")
+        except json.JSONDecodeError as e:
+            raise MalformedCall(f"arguments of {name} are not valid JSON ({e.msg} at char {e.pos})") from e
+    if not isinstance(args, dict):
+        raise MalformedCall(f"arguments of {name} must be a JSON object")
+    missing = [k for k in _REQUIRED[name] if not isinstance(args.get(k), str) or not args.get(k)]
+    if missing:
+        raise MalformedCall(f"{name} needs {', '.join(missing)} (a non-empty string)")
+    return args
+
+
+class Toolbox:
+    """Executes tool calls for one run. `after_write(path)` ingests and summarises a written file."""
+
+    def __init__(self, store: Store, workspace: Workspace, repo: str, record_decision: Callable[..., str],
+                 after_write: Callable[[str], str]) -> None:
+        self.store = store
+        self.workspace = workspace
+        self.repo = repo
+        self._decide = record_decision
+        self._after_write = after_write
+
+    def execute(self, name: str, args: dict[str, Any]) -> ToolResult:
+        try:
+            return getattr(self, f"_{name}")(**{k: v for k, v in args.items() if k in _ALLOWED[name]})
+        except WorkspaceError as e:
+            return ToolResult(False, f"refused: {e}")
+        except KgError as e:  # a query or ingest failure is the step's result, not the run's end
+            return ToolResult(False, f"failed: {e}")
+
+    def _write_file(self, path: str, content: str) -> ToolResult:
+        rel = self.workspace.write(path, content)
+        note = self._after_write(rel)
+        return ToolResult(True, f"wrote {rel} ({len(content.splitlines())} lines). {note}".strip(), wrote=rel)
+
+    def _read_file(self, path: str) -> ToolResult:
+        rel, _ = self.workspace.resolve(path)
+        rows = self.store.read("agent/module_text_summary", repo=self.repo, path=rel)
+        if rows and rows[0]["summary"] and rows[0]["fresh"]:
+            r = rows[0]
+            lines = [f"Summary of {rel} ({r['kind']}): {r['summary']}"]
+            lines += [f"  - {sig}" for sig in r["interface"] or []]
+            if r["dependencies"]:
+                lines.append("Depends on: " + ", ".join(r["dependencies"]))
+            if r["notes"]:
+                lines.append(f"Notes: {r['notes']}")
+            return ToolResult(True, "\n".join(lines))
+        rel, text, cut = self.workspace.read(path)
+        return ToolResult(True, f"{rel}:\n{text}" + ("\n…[cut: file is longer]" if cut else ""))
+
+    def _search_code(self, query: str) -> ToolResult:
+        rows = self.store.read("agent/search_code", repo=self.repo, query=_lucene(query), limit=10)
+        if not rows:
+            return ToolResult(True, f"no symbol matches {query!r}")
+        return ToolResult(True, "\n".join(f"{r['qname']} ({r['kind']}) {r['path']}:{r['line']} "
+                                          f"{r['signature'] or ''}".rstrip() for r in rows))
+
+    def _find_callers(self, symbol: str) -> ToolResult:
+        rows = self.store.read("agent/find_callers", repo=self.repo, symbol=symbol, limit=MAX_RESULT_ROWS)
+        if not rows:
+            return ToolResult(True, f"nothing in the project calls {symbol!r}")
+        return ToolResult(True, "\n".join(f"{r['caller']} → {r['callee']} at {r['path']}:{r['line']} "
+                                          f"({r['resolution']}, {r['confidence']:.2f})" for r in rows))
+
+    def _impact(self, target: str) -> ToolResult:
+        rows = self.store.read("agent/impact", repo=self.repo, target=target, depth=3, limit=30)
+        if not rows:
+            return ToolResult(True, f"no caller of {target!r} in other files: changing it breaks nothing known")
+        return ToolResult(True, f"{len(rows)} callers may be affected:\n" +
+                          "\n".join(f"{'  ' * (r['hops'] - 1)}{r['caller']} ({r['path']})" for r in rows))
+
+    def _search_references(self, query: str) -> ToolResult:
+        if not self.store.read("agent/reference_repos"):
+            return ToolResult(True, "No reference repositories are in the graph (ingest one with "
+                                    "`kg ingest PATH --role reference`), so there is nothing to search.")
+        rows = self.store.read("agent/search_references", query=_lucene(query), limit=8)
+        if not rows:
+            return ToolResult(True, f"no reference material matches {query!r}")
+        return ToolResult(True, "\n".join(f"{r['repo']}:{r['path']} {r['name'] or ''}: {r['text'] or ''}".strip()
+                                          for r in rows[:10]))
+
+    def _record_decision(self, text: str, rationale: str = "", paths: list[str] | None = None,
+                         confidence: float | None = None) -> ToolResult:
+        clean = [self.workspace.resolve(p)[0] for p in (paths or []) if isinstance(p, str) and p]
+        conf = float(confidence) if isinstance(confidence, int | float) else 0.7
+        decision_id = self._decide(text=text, rationale=rationale or "", paths=clean,
+                                            confidence=max(0.0, min(1.0, conf)))
+        return ToolResult(True, f"recorded decision {decision_id}")
+
+
+_ALLOWED = {t["function"]["name"]: set(t["function"]["parameters"]["properties"]) for t in tool_specs()}
+
+
+def _lucene(text: str) -> str:
+    """A free-text query safe for the full-text index: Lucene's operators escaped, words OR-ed."""
+    words = "".join(c if c.isalnum() or c in "_ " else " " for c in text).split()
+    return " ".join(words[:12]) or "*"

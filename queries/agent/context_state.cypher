@@ -1,0 +1,21 @@
+// The first half of a turn's context: the plan, every planned file with whether it is done (planned minus
+// implemented: a Module or Document of the target repo at that path, or a written file kg does not parse), and
+// the run's last turn (its result is the next prompt's tool_result). One round trip.
+:param plan => 'calc-1a2b3c4d';
+:param repo => 'calc';
+:param run => 'run-20260101-120000-ab12';
+MATCH (p:Plan {id: $plan})
+CALL (p) {
+  MATCH (p)-[:HAS_FILE]->(f:PlannedFile)
+  OPTIONAL MATCH (m:Module {repo: $repo, path: f.path})
+  OPTIONAL MATCH (d:Document {repo: $repo, path: f.path})
+  WITH f, (m IS NOT NULL OR d IS NOT NULL OR f.status = 'written') AS done
+  ORDER BY f.ordinal
+  RETURN collect({path: f.path, description: f.description, uses: f.uses, done: done}) AS files
+}
+CALL () {
+  OPTIONAL MATCH (:Run {id: $run})-[:HAS_TURN]->(t:Turn)
+  WITH t ORDER BY t.n DESC LIMIT 1
+  RETURN collect(t {.n, .tool, .args, .ok, .result, .target}) AS last
+}
+RETURN p {.id, .title, .goal} AS plan, files, last;

