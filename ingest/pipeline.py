@@ -7,19 +7,20 @@ of the file it came from, set as the file's last write. A run compares those has
   files the change can affect (see ingest.project), so no edge is left pointing at a symbol that is gone;
 - does a small change in one transaction, a large one (the first ingest) in UNWIND batches.
 
-Parses are cached on disk by content hash (a pure function of the bytes), so an incremental run parses only what
-changed, and a run killed half way (a Neo4j that died mid-write) simply redoes the files it had not marked.
+Parses are cached on disk by content hash (ingest.cache), so a new process parses only what changed, and a run
+killed half way (a Neo4j that died mid-write) simply redoes the files it had not marked.
 """
 
 from __future__ import annotations
 
-import pickle
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ingest.cache import VERSION as CACHE_VERSION
+from ingest.cache import CachedParse, ParseCache
 from ingest.documents import chunk_document
 from ingest.facts import ParsedFile
 from ingest.languages import by_name, language_for
@@ -29,7 +30,6 @@ from ingest.writer import FileWrite, GraphWriter
 from kg.errors import InputError
 from kg.store import Store
 
-CACHE_VERSION = 2
 SMALL_CHANGE = 50  # files; up to this many are written in one transaction
 
 Progress = Callable[[str, int, int], None]  # stage, done, total
@@ -58,15 +58,6 @@ class IngestReport:
         return {**self.__dict__, "skipped": [{"path": p, "reason": r} for p, r in self.skipped]}
 
 
-@dataclass(frozen=True, slots=True)
-class _Parse:
-    """A parse cache entry: everything derived from a file's bytes alone."""
-
-    parsed: ParsedFile
-    mentions: frozenset[str]
-    bad_encoding: bool
-
-
 class Ingestor:
     """One repository kept in step with the graph; `run()` again (or from a watcher) to apply the next changes.
 
@@ -89,7 +80,7 @@ class Ingestor:
         self.repo = repo or self.root.name
         self.role = role
         self.excludes = excludes
-        self.cache_path = cache_dir / f"parse-v{CACHE_VERSION}-{self.repo}.pickle" if cache_dir else None
+        self.parses = ParseCache(cache_dir / f"parse-v{CACHE_VERSION}-{self.repo}.sqlite" if cache_dir else None)
         self.progress = progress or (lambda stage, done, total: None)
         self.store = store
         self.writer = GraphWriter(store, self.repo)
@@ -98,7 +89,6 @@ class Ingestor:
         self._files: dict[str, SourceFile] = {}  # the last walk
         self._skipped: list[tuple[str, str]] = []
         self._stats: dict[str, tuple[int, int, str]] = {}  # path → (mtime_ns, size, hash) when last hashed
-        self._parses: dict[str, _Parse] | None = None  # content hash → parse, loaded from disk on first need
         self._contents: dict[str, bytes] = {}  # bytes read during the current run
 
     def run(self, touched: Iterable[Path] | None = None) -> IngestReport:
@@ -137,18 +127,25 @@ class Ingestor:
         step.edges = resolved
         step.modules = {p: self.state.parsed[p].module for p in resolved}
         step.parsed = {p: self.state.parsed[p] for p in code_changed}
-        step.bad_encoding = {p for p in code_changed if self._parse_of(hashes[p]).bad_encoding}
+        step.bad_encoding = {p for p in code_changed if self.parses.get(hashes[p]).bad_encoding}
         step.hashes = {p: hashes[p] for p in changed}
         step.documents = [chunk_document(p, decode(self._read(p))[0]) for p in changed if files[p].kind == "document"]
 
         self.writer.put_repo(str(self.root), self.role)
         self.progress("write", 0, 1)
-        self.writer.write(step, one_transaction=len(changed) + len(deleted) <= SMALL_CHANGE)
+        try:
+            # One transaction when it fits comfortably in Neo4j's transaction memory, else UNWIND batches; either
+            # way the content hashes are written last, so a failure leaves the changed files to be redone.
+            self.writer.write(step, one_transaction=len(changed) + len(deleted) + len(dependents) <= SMALL_CHANGE)
+        except BaseException:
+            self._forget_memory()  # the next run starts from what the graph holds, as a new process would
+            raise
         self.progress("write", 1, 1)
         for p in deleted:
             known.pop(p, None)
         known.update(step.hashes)
-        self._save_cache()
+        bulk = len(changed) >= SMALL_CHANGE
+        self.parses.flush(keep={h for p, (_, _, h) in self._stats.items() if p in self.state.parsed} if bulk else None)
 
         edges = [e for es in resolved.values() for e in es]
         report.edges = dict(Counter(e.kind for e in edges))
@@ -219,11 +216,14 @@ class Ingestor:
     def _parse_tree(self, files: dict[str, SourceFile], hashes: dict[str, str], changed: list[str],
                     report: IngestReport) -> dict[str, ParsedFile]:
         """Bring self.state up to date with the tree; returns the previous parse of every file known before."""
-        parses = self._cache()
         previous: dict[str, ParsedFile] = dict(self.state.parsed)
-        for path, h in (self._graph_hashes or {}).items():  # what the graph holds, for a fresh Ingestor
-            if path not in previous and h in parses:
-                previous[path] = parses[h].parsed
+        for path in changed:  # what the graph holds, for a fresh Ingestor
+            entry = self.parses.get(known_hash) if (known_hash := (self._graph_hashes or {}).get(path)) else None
+            if path not in previous and entry is not None:
+                previous[path] = entry.parsed
+        for path, known_hash in (self._graph_hashes or {}).items():  # files deleted since
+            if path not in hashes and path not in previous and known_hash and (entry := self.parses.get(known_hash)):
+                previous[path] = entry.parsed
 
         code = [p for p in sorted(hashes) if files[p].kind == "code"]
         by_language: dict[str, list[str]] = {}
@@ -236,11 +236,11 @@ class Ingestor:
         for done, path in enumerate(todo):
             if done % 50 == 0:
                 self.progress("parse", done, len(todo))
-            entry = parses.get(hashes[path])
+            entry = self.parses.get(hashes[path])
             module = names[language_for(path).name][path]
             if entry is None or entry.parsed.module != module or entry.parsed.path != path:
                 entry = self._parse(path, module, self._read(path))
-                parses[hashes[path]] = entry
+                self.parses.put(hashes[path], entry)
             fresh[path] = (entry.parsed, entry.mentions)
             if entry.parsed.syntax_errors:
                 report.syntax_errors[path] = entry.parsed.syntax_errors
@@ -252,35 +252,15 @@ class Ingestor:
         return previous
 
     @staticmethod
-    def _parse(path: str, module: str, data: bytes) -> _Parse:
+    def _parse(path: str, module: str, data: bytes) -> CachedParse:
         parsed = language_for(path).parse(path, module, data)
-        return _Parse(parsed, mentioned_names(data), decode(data)[1])
+        return CachedParse(parsed, mentioned_names(data), decode(data)[1])
 
-    def _parse_of(self, content: str) -> _Parse:
-        return self._cache()[content]
-
-    def _cache(self) -> dict[str, _Parse]:
-        if self._parses is None:
-            self._parses = {}
-            if self.cache_path is not None and self.cache_path.exists():
-                try:
-                    with self.cache_path.open("rb") as f:
-                        self._parses = pickle.load(f)
-                except Exception:  # a cache from another version or a torn write is just a cold cache
-                    self._parses = {}
-        return self._parses
-
-    def _save_cache(self) -> None:
-        """Keep the parses of the files the tree has now (older contents are dropped) on disk for the next run."""
-        current = {h for p, (_, _, h) in self._stats.items() if p in self.state.parsed}
-        self._parses = {h: e for h, e in self._cache().items() if h in current}
-        if self.cache_path is None:
-            return
-        self.cache_path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.cache_path.with_suffix(".tmp")
-        with tmp.open("wb") as f:
-            pickle.dump(self._parses, f, protocol=pickle.HIGHEST_PROTOCOL)
-        tmp.replace(self.cache_path)
+    def _forget_memory(self) -> None:
+        self.state = RepoState()
+        self._graph_hashes = None
+        self._stats.clear()
+        self.parses.forget_memory()
 
 
 def ingest(store: Store, root: Path, **options) -> IngestReport:

@@ -51,7 +51,7 @@ class Transaction:
     def __init__(self, tx: neo4j.Transaction) -> None:
         self._tx = tx
 
-    def write(self, name: str, rows: Sequence[dict[str, Any]] | None = None, **params: Any) -> None:
+    def write(self, name: str, rows: Sequence[dict[str, Any]] | None = None, /, **params: Any) -> None:
         text = queries.load(name)
         if rows is None:
             self._tx.run(text, params).consume()
@@ -86,15 +86,15 @@ class Store:
     def __exit__(self, *_: object) -> None:
         self.close()
 
-    def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
+    def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         """Rows of a named query run in a read transaction: a query that writes is refused by the server."""
         return self.read_text(queries.load(name), **params)
 
-    def read_text(self, text: str, **params: Any) -> list[dict[str, Any]]:
+    def read_text(self, text: str, /, **params: Any) -> list[dict[str, Any]]:
         with map_neo4j_errors(self.settings), self._session(neo4j.READ_ACCESS) as session:
             return session.execute_read(lambda tx: [r.data() for r in tx.run(text, params)])
 
-    def write(self, name: str, rows: Iterable[dict[str, Any]] | None = None, **params: Any) -> None:
+    def write(self, name: str, rows: Iterable[dict[str, Any]] | None = None, /, **params: Any) -> None:
         """Run a named write once, or with `rows` in `UNWIND $rows` batches of BATCH_SIZE, each its own transaction."""
         text = queries.load(name)
         with map_neo4j_errors(self.settings), self._session(neo4j.WRITE_ACCESS) as session:

@@ -99,6 +99,8 @@ def edit_steps(root: Path) -> list[tuple[str, dict[str, str | bytes | None]]]:
         ("add a module and a subclass", {"shop/gift.py": "from .storage import OrderStore\n\n\n"
                                                          "class GiftStore(OrderStore):\n    def wrap(self):\n"
                                                          "        return self.save(None)\n"}),
+        ("a function becomes a class", {"shop/pricing.py": pricing.replace(
+            "def bulk_discount(order: Order) -> int:", "class bulk_discount:\n    pass\n\n\ndef _was(order: Order) -> int:")}),
         ("syntax error", {"shop/pricing.py": pricing + "\ndef broken(:\n    pass\n"}),
         ("documents change", {"README.md": "# tinyshop\n\n## Only section\n", "docs/extra.md": "# Extra\n"}),
         ("binary and bad encoding", {"shop/blob.py": b"\x00\x01binary", "shop/latin.py": b"name = '\xe9t\xe9'\n"}),
