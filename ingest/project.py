@@ -5,9 +5,10 @@ The module maps handed to `Language.resolve` are replaced, never mutated in plac
 lookup tables by the identity of that mapping.
 
 Which files a change affects: a file whose *interface* (what other files' resolution can see of it) is unchanged
-affects nobody but itself. When it changed, the affected files are its transitive importers (through
-`Language.dependencies`) plus every file that mentions a name the change added or removed (a call by bare name or
-on an object of unknown type may now find, or lose, a candidate).
+affects nobody but itself. When the change only adds or removes definitions (`Language.interface_change` says
+which names), the affected files are those that mention one of those names. Otherwise they are its transitive
+importers (through `Language.dependencies`) plus every file that mentions a name the change added or removed (a
+call by bare name or on an object of unknown type may now find, or lose, a candidate).
 """
 
 from __future__ import annotations
@@ -92,6 +93,11 @@ class RepoState:
             if before and after and before.lang == after.lang:
                 lang = by_name(after.lang)
                 if interface(lang, before) == interface(lang, after):
+                    continue
+                shallow = getattr(lang, "interface_change", None)
+                touched = shallow(before, after) if shallow else None
+                if touched is not None:  # only definitions came or went: whoever names them may change
+                    names |= touched
                     continue
             for parse in (before, after):
                 if parse:

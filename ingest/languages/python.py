@@ -1253,6 +1253,39 @@ class PythonLanguage:
         imports = tuple(replace(imp, line=0) for imp in data.imports)
         return symbols, data.is_package, scopes, imports
 
+    def interface_change(self, before: ParsedFile, after: ParsedFile) -> frozenset[str] | None:
+        """The names a change is about when it only adds or removes definitions (and edits function-local
+        variables no `return` reads); None when it changes what other modules infer (imports, bases, returns,
+        class attributes...). Only files that mention those names can resolve differently after such a change."""
+        old, new = before.data, after.data
+        if not isinstance(old, PyModule) or not isinstance(new, PyModule) or old.is_package != new.is_package:
+            return None
+        if tuple(replace(i, line=0) for i in old.imports) != tuple(replace(i, line=0) for i in new.imports):
+            return None
+        old_symbols = {s.qname: (s.kind, s.parent) for s in before.symbols}
+        new_symbols = {s.qname: (s.kind, s.parent) for s in after.symbols}
+        if any(old_symbols[q] != new_symbols[q] for q in old_symbols.keys() & new_symbols.keys()):
+            return None
+        touched_qnames = old_symbols.keys() ^ new_symbols.keys()
+        names = {q.rsplit(".", 1)[-1] for q in touched_qnames}
+        returned = {chain[0] for data in (old, new) for scope in data.scopes for chain in scope.returns if chain}
+        old_scopes = {scope.qname: scope for scope in old.scopes}
+        new_scopes = {scope.qname: scope for scope in new.scopes}
+        for qname in old_scopes.keys() ^ new_scopes.keys():
+            if not any(qname == t or qname.startswith(t + ".") for t in touched_qnames):
+                return None
+        for qname in old_scopes.keys() & new_scopes.keys():
+            a, b = old_scopes[qname], new_scopes[qname]
+            if (a.kind, a.parent, a.returns, a.return_type) != (b.kind, b.parent, b.returns, b.return_type):
+                return None
+            if [c for c, _ in a.bases] != [c for c, _ in b.bases] or _unlined(a.attrs) != _unlined(b.attrs):
+                return None
+            local = {*_names(a.bindings), *_names(b.bindings)} - returned if a.kind == "function" else set()
+            ignorable = names | local
+            if _unlined(a.bindings, ignorable) != _unlined(b.bindings, ignorable):
+                return None
+        return frozenset(names)
+
     def dependencies(self, parsed: ParsedFile) -> set[str]:
         data = parsed.data
         if not isinstance(data, PyModule):
@@ -1266,6 +1299,14 @@ class PythonLanguage:
         deps.discard(parsed.module)
         deps.discard("")
         return deps
+
+
+def _names(bindings: Iterable[Binding]) -> set[str]:
+    return {b.name for b in bindings}
+
+
+def _unlined(bindings: Iterable[Binding], ignore: set[str] = frozenset()) -> list[Binding]:
+    return sorted((replace(b, line=0) for b in bindings if b.name not in ignore), key=repr)
 
 
 def _source_roots(paths: list[str], packages: set[str]) -> set[str]:
