@@ -1,10 +1,22 @@
 // The graph schema: a uniqueness constraint on every node key, lookup indexes, full-text indexes.
 // Applied by `kg init` and by the first ingest; every statement is idempotent (IF NOT EXISTS).
 //
-// Node keys:
-//   Repo.name · Module.key = "<repo>:<path>" · Symbol.key = "<repo>:<qname>" · External.name
-//   Document.key = "<repo>:<path>" · Chunk.key = "<repo>:<path>#<ordinal>" · Decision.id
-//   Plan.id · PlannedFile.key = "<plan>:<path>" · Run.id · Turn.key = "<run>:<n>" · LLMCall.id
+// The model (what writes it: queries/ingest/ for code, queries/agent/ for runs):
+//   (:Repo {name, root, role: target|reference})-[:CONTAINS]->(:Module|:Document)
+//   (:Module {key "<repo>:<path>", repo, path, qname, qkey "<repo>:<qname>", lang, loc, hash, syntax_errors,
+//             bad_encoding, summary*})                          summary* are written by the agent
+//   (:Symbol:Class|:Function|:Method|:Variable {key "<repo>:<qname>", repo, path, qname, name, kind,
+//             start_line, end_line, signature, doc})
+//   (:Module|:Symbol)-[:DEFINES]->(:Symbol)                     module → top level, class → method, fn → nested
+//   (:Module|:Symbol)-[:CALLS|IMPORTS|INHERITS {line, resolution, confidence}]->(:Module|:Symbol|:External)
+//   (:External {name, kind: external|builtin|unresolved})       `requests.get`, `<builtin>.len`, `<unresolved>.f`
+//   (:Document {key, repo, path, kind, title, error, hash})-[:HAS_CHUNK]->(:Chunk {key, repo, path, ordinal,
+//             heading, text, start_line, end_line})
+//   (:Plan {id})-[:HAS_FILE]->(:PlannedFile {key "<plan>:<path>", path, description, status})
+//   (:Plan)-[:HAS_DECISION]->(:Decision {id, text, rationale, ...})-[:ABOUT]->(:PlannedFile|:Module)
+//   (:Run {id, status, iterations, ...})-[:FOLLOWS]->(:Plan); (:Run)-[:HAS_TURN]->(:Turn {key "<run>:<n>", run})
+//   (:Turn)-[:WORKED_ON]->(:PlannedFile); (:Turn)-[:MADE]->(:LLMCall {id, run, seg_<segment>…, prompt_tokens,
+//             completion_tokens, cached_tokens, overhead, degradation}); (:Run)-[:HAS_CALL]->(:LLMCall)
 CREATE CONSTRAINT repo_name IF NOT EXISTS FOR (n:Repo) REQUIRE n.name IS UNIQUE;
 CREATE CONSTRAINT module_key IF NOT EXISTS FOR (n:Module) REQUIRE n.key IS UNIQUE;
 CREATE CONSTRAINT symbol_key IF NOT EXISTS FOR (n:Symbol) REQUIRE n.key IS UNIQUE;
@@ -29,6 +41,8 @@ CREATE INDEX symbol_repo_path IF NOT EXISTS FOR (n:Symbol) ON (n.repo, n.path);
 CREATE INDEX symbol_repo IF NOT EXISTS FOR (n:Symbol) ON (n.repo);
 CREATE INDEX document_repo_path IF NOT EXISTS FOR (n:Document) ON (n.repo, n.path);
 CREATE INDEX calls_resolution IF NOT EXISTS FOR ()-[r:CALLS]-() ON (r.resolution);
+CREATE INDEX turn_run IF NOT EXISTS FOR (n:Turn) ON (n.run);
+CREATE INDEX llm_call_run IF NOT EXISTS FOR (n:LLMCall) ON (n.run);
 
 // Fuzzy "where is this defined" and "which doc mentions this".
 CREATE FULLTEXT INDEX symbol_text IF NOT EXISTS FOR (n:Symbol) ON EACH [n.name, n.qname, n.doc];
