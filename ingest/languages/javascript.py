@@ -39,6 +39,7 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 
 from ingest.facts import Edge, ParsedFile, Symbol
+from ingest.languages.project_cache import per_project
 
 MAX_CANDIDATES = 8
 MAX_DEPTH = 600  # deeper trees (minified bundles) are not descended further
@@ -1128,17 +1129,7 @@ class _ProjectIndex:
         return None
 
 
-_INDEX_CACHE: dict[str, tuple[Mapping[str, ParsedFile], int, _ProjectIndex]] = {}
-
-
-def _index(project: Mapping[str, ParsedFile]) -> _ProjectIndex:
-    """One index per project mapping, keyed on its identity (and size, to notice additions)."""
-    cached = _INDEX_CACHE.get("last")
-    if cached is not None and cached[0] is project and cached[1] == len(project):
-        return cached[2]
-    index = _ProjectIndex(project)
-    _INDEX_CACHE["last"] = (project, len(project), index)
-    return index
+_index = per_project(_ProjectIndex)  # one index per project mapping
 
 
 class _Resolver:

@@ -1,9 +1,6 @@
 """Go front end: naming, symbols and resolution against fixture programs under `tests/fixtures/go/<case>/`.
 
-`expected.txt` has one expectation per line (blank lines and `#` comments ignored):
-
-    [!][KIND ]source -> target [resolution [confidence]]    KIND is CALLS (default), IMPORTS or INHERITS
-    [!]symbol qname [kind [start_line]]
+Each case's `expected.txt` lists the edges and symbols it must (or, with `!`, must not) have: tests/expectations.py.
 """
 
 from __future__ import annotations
@@ -13,58 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from ingest.facts import Edge, ParsedFile
 from ingest.languages.go import LANGUAGE as GO
+from tests.expectations import assert_case
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "go"
 CASES = sorted(p for p in FIXTURES.iterdir() if p.is_dir())
 
 
-def load_case(case: Path) -> tuple[list[ParsedFile], list[Edge]]:
-    paths = sorted(p.relative_to(case).as_posix() for p in case.rglob("*.go"))
-    names = GO.module_names(paths)
-    files = [GO.parse(path, names[path], (case / path).read_bytes()) for path in paths]
-    project = {f.module: f for f in files}
-    return files, [edge for f in files for edge in GO.resolve(f, project)]
-
-
-def check_expectations(case: Path, parsed: list[ParsedFile], edges: list[Edge]) -> list[str]:
-    symbols = {s.qname: s for f in parsed for s in f.symbols}
-    failures = []
-    for raw in (case / "expected.txt").read_text().splitlines():
-        line = "" if raw.lstrip().startswith("#") else raw.strip()
-        if not line:
-            continue
-        negate = line.startswith("!")
-        words = line.lstrip("!").split()
-        if words[0] == "symbol":
-            sym = symbols.get(words[1])
-            ok = sym is not None and (len(words) < 3 or sym.kind == words[2])
-            ok = ok and (len(words) < 4 or sym.start_line == int(words[3]))
-        else:
-            kind = words.pop(0) if words[0] in ("CALLS", "IMPORTS", "INHERITS") else "CALLS"
-            source, _arrow, target, *rest = words
-            ok = any(
-                e.kind == kind
-                and e.source == source
-                and e.target == target
-                and (len(rest) < 1 or e.resolution == rest[0])
-                and (len(rest) < 2 or abs(e.confidence - float(rest[1])) < 1e-6)
-                for e in edges
-            )
-        if ok == negate:
-            failures.append(raw)
-    return failures
-
-
 @pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
 def test_case(case: Path) -> None:
-    parsed, edges = load_case(case)
-    failures = check_expectations(case, parsed, edges)
-    listing = "\n".join(
-        sorted(f"  {e.kind} {e.source} -> {e.target} [{e.target_kind}] {e.resolution} {e.confidence}" for e in edges)
-    )
-    assert not failures, "unmet expectations:\n  " + "\n  ".join(failures) + "\nedges:\n" + listing
+    assert_case(case, [GO])
 
 
 def test_module_names_and_package_qnames() -> None:

@@ -16,68 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from ingest.facts import Edge, ParsedFile
 from ingest.languages.javascript import JAVASCRIPT, LANGUAGES, TYPESCRIPT
+from tests.expectations import assert_case
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 CASES = sorted(p for family in ("javascript", "typescript") for p in (FIXTURES / family).iterdir() if p.is_dir())
 
 
-def load_case(case: Path) -> tuple[list[ParsedFile], list[Edge]]:
-    """Parse every file of a case (per language), resolve each against its language's project."""
-    parsed: list[ParsedFile] = []
-    edges: list[Edge] = []
-    for lang in LANGUAGES:
-        paths = sorted(p.relative_to(case).as_posix() for p in case.rglob("*") if p.suffix in lang.extensions)
-        names = lang.module_names(paths)
-        files = [lang.parse(path, names[path], (case / path).read_bytes()) for path in paths]
-        project = {f.module: f for f in files}
-        for f in files:
-            edges.extend(lang.resolve(f, project))
-        parsed.extend(files)
-    return parsed, edges
-
-
-def check_expectations(case: Path, parsed: list[ParsedFile], edges: list[Edge]) -> list[str]:
-    symbols = {s.qname: s for f in parsed for s in f.symbols}
-    failures = []
-    for raw in (case / "expected.txt").read_text().splitlines():
-        line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
-        if not line:
-            continue
-        negate = line.startswith("!")
-        words = line.lstrip("!").split()
-        if words[0] == "symbol":
-            sym = symbols.get(words[1])
-            ok = sym is not None and (len(words) < 3 or sym.kind == words[2])
-            ok = ok and (len(words) < 4 or sym.start_line == int(words[3]))
-        else:
-            kind = words.pop(0) if words[0] in ("CALLS", "IMPORTS", "INHERITS") else "CALLS"
-            source, _arrow, target, *rest = words
-            ok = any(
-                e.kind == kind
-                and e.source == source
-                and e.target == target
-                and (len(rest) < 1 or e.resolution == rest[0])
-                and (len(rest) < 2 or abs(e.confidence - float(rest[1])) < 1e-6)
-                for e in edges
-            )
-        if ok == negate:
-            failures.append(raw)
-    return failures
-
-
-def describe(edges: list[Edge]) -> str:
-    return "\n".join(
-        sorted(f"  {e.kind} {e.source} -> {e.target} [{e.target_kind}] {e.resolution} {e.confidence}" for e in edges)
-    )
-
-
 @pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_case(case: Path) -> None:
-    parsed, edges = load_case(case)
-    failures = check_expectations(case, parsed, edges)
-    assert not failures, "unmet expectations:\n  " + "\n  ".join(failures) + "\nedges:\n" + describe(edges)
+    assert_case(case, LANGUAGES)
 
 
 def test_module_names() -> None:
