@@ -81,6 +81,9 @@ _LITERALS = frozenset(
 # Methods of builtin containers and strings: called on an object of unknown type, they are not guessed.
 BUILTIN_METHODS = frozenset(n for t in (list, dict, set, str, bytes, tuple) for n in dir(t) if not n.startswith("_"))
 _PROPERTY_DECORATORS = frozenset({"property", "cached_property", "setter", "getter", "deleter"})
+# Decorators that leave a function a function (attributes on it are not worth guessing at).
+_TRANSPARENT_DECORATORS = _PROPERTY_DECORATORS | {"staticmethod", "classmethod", "wraps", "abstractmethod",
+                                                  "overload", "override", "contextmanager", "asynccontextmanager"}
 _ANNOTATION_WRAPPERS = frozenset({"Optional", "Annotated", "ClassVar", "Final", "Type", "type"})
 
 
@@ -132,6 +135,7 @@ class Scope:
     attrs: tuple[Binding, ...] = ()  # classes: `self.x = ...` from its methods
     returns: tuple[Chain, ...] = ()  # functions: returned expressions
     return_type: Chain = ()
+    wrapped: bool = False  # functions: a decorator may have replaced the function with another object
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +256,7 @@ class _ScopeBuilder:
         self.attrs: list[Binding] = []
         self.returns: list[Chain] = []
         self.return_type: Chain = ()
+        self.wrapped = False
         self.self_name = ""  # methods: name of the first parameter bound to the instance / class
         self.cls: _ScopeBuilder | None = None  # methods: the class they belong to
 
@@ -265,6 +270,7 @@ class _ScopeBuilder:
             tuple(self.attrs),
             tuple(self.returns),
             self.return_type,
+            self.wrapped,
         )
 
 
@@ -361,6 +367,7 @@ class _Walker:
         bind_kind = "class" if is_class else ("prop" if decorators & _PROPERTY_DECORATORS else "func")
         scope.bindings.append(Binding(name, bind_kind, (qname,), _line(node)))
         inner = self.new_scope(qname, "class" if is_class else "function", scope.qname)
+        inner.wrapped = not is_class and bool(decorators - _TRANSPARENT_DECORATORS)
         if is_class:
             self.visit_class_header(node, scope, inner)
         else:
@@ -916,7 +923,15 @@ class _Resolver:
             return self.member(value, label, segment, depth)
         if kind == "unknown":
             return [(("unknown", segment), label)]
+        if kind == "func" and segment and self.is_wrapped(name):
+            # `@click.command() def cli(): ...` then `cli.main()`: the decorator made `cli` some object, of a type
+            # kg cannot see; its methods get the same candidates as any object of unknown type.
+            return [(("unknown", segment), label)]
         return [(OPAQUE, label)]
+
+    def is_wrapped(self, qname: str) -> bool:
+        _info, scope = self.scope(qname)
+        return scope is not None and scope.wrapped
 
     def call_result(self, value: Value, label: str, depth: int) -> Resolved:
         kind, name = value
