@@ -6,6 +6,7 @@ launcher's output; Neo4j's own logs are under `logs/`), `password` (see kg.setti
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -80,6 +81,8 @@ def start(settings: Settings, timeout: float = START_TIMEOUT_S,
     classpath = build.ensure_launcher(on_build)
     data_dir = settings.data_dir
     data_dir.mkdir(parents=True, exist_ok=True)
+    password_mark = data_dir / "data" / "kg-password.sha256"  # inside Neo4j's store: gone when the store is
+    password_digest = hashlib.sha256(settings.password.encode()).hexdigest()
     env = {
         **os.environ,
         "KG_NEO4J_HOME": str(data_dir),
@@ -87,6 +90,8 @@ def start(settings: Settings, timeout: float = START_TIMEOUT_S,
         "KG_HTTP_PORT": str(settings.http_port),
         "KG_PAGECACHE": settings.pagecache,
         "KG_NEO4J_PASSWORD": settings.password,
+        # Setting the password costs seconds at every start; skip it when this store already has this one.
+        "KG_PASSWORD_ALREADY_SET": "1" if _read(password_mark) == password_digest else "0",
     }
     command = [build.java_executable(), "-Xms256m", f"-Xmx{settings.heap}", *JVM_FLAGS, "-cp", classpath,
                build.MAIN_CLASS]
@@ -99,7 +104,9 @@ def start(settings: Settings, timeout: float = START_TIMEOUT_S,
         "pid": process.pid, "bolt_port": settings.bolt_port, "http_port": settings.http_port,
         "started_at": time.time(),
     }), encoding="utf-8")
-    return _wait_until_ready(settings, process.pid, began + timeout, began, process)
+    ready = _wait_until_ready(settings, process.pid, began + timeout, began, process)
+    password_mark.write_text(password_digest, encoding="utf-8")
+    return ready
 
 
 def stop(settings: Settings, timeout: float = STOP_TIMEOUT_S) -> bool:
@@ -174,6 +181,13 @@ def _alive(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
     except (OSError, IndexError):
         return True
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
 
 
 def _read_state(data_dir: Path) -> dict:

@@ -60,11 +60,19 @@ public final class Launcher {
             stopped.countDown();
         }, "kg-shutdown"));
 
+        long readyAt = System.nanoTime();
+        // Setting the password compiles a system-graph command; skip it when the caller knows it is already set.
+        boolean setPassword = !"1".equals(env.get("KG_PASSWORD_ALREADY_SET"));
         try {
+            if (!setPassword) {
+                throw new SkipPassword();
+            }
             // The password lives only in the environment of this process and in the database's own system graph.
             dbms.database("system").executeTransactionally(
                     "ALTER USER " + USER + " SET PASSWORD $password CHANGE NOT REQUIRED",
                     Map.of("password", password));
+        } catch (SkipPassword e) {
+            // nothing to do
         } catch (Throwable e) {
             // Restarting with an unchanged password is the common case, and Neo4j reports it as an error.
             if (!rootMessage(e).contains("Old password and new password cannot be the same")) {
@@ -72,9 +80,14 @@ public final class Launcher {
             }
         }
 
+        System.out.println("KG-PASSWORD " + (setPassword ? "set" : "unchanged") + " in "
+                + (System.nanoTime() - readyAt) / 1_000_000 + " ms");
         System.out.println("KG-READY bolt=" + HOST + ":" + boltPort + " http=" + HOST + ":" + httpPort);
         System.out.flush();
         stopped.await();
+    }
+
+    private static final class SkipPassword extends Exception {
     }
 
     private static String rootMessage(Throwable e) {
