@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ingest.facts import ParsedFile
 
-VERSION = 4  # bump when a ParsedFile's data changes shape
+VERSION = 5  # bump when a ParsedFile's data changes shape
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,9 +17,21 @@ then builtins. A binding may be a definition, an import (followed through packag
 guard), an alias (`g = f`), a call result (`x = A()` → instance of A; `h = make()` → what `make` returns or its
 return annotation; returning `self` gives the instance), an annotated type (`a: A`, `Optional[A]`, `"A"`,
 parameters too), a property (reading it is calling its getter), a container of references (`[f, g]`, `{"k": f}`;
-indexing it gives its elements), a literal (known, not ours: no guesses on it), or a parameter / loop variable of
-unknown value (which still shadows outer names). When a name has several bindings (if/else, try/except) every
-resolvable one counts.
+indexing it gives its elements), a literal (known, not ours: no guesses on it), a pytest fixture (below), or a
+parameter / loop variable of unknown value (which still shadows outer names). When a name has several bindings
+(if/else, try/except) every resolvable one counts.
+
+pytest fixtures: an unannotated parameter without default (binding kind `param`) of a test (a `test*` function of a
+module or class, in a module named `test*`, `*_test` or `*tests`) or of a fixture is the value of the closest
+fixture of that name, searched in the enclosing class, the module (its own fixtures, then fixtures imported into
+it), then `<package>.conftest` for the module's package and each parent package up to the root `conftest` (by module
+name, so `tests.api.test_x` looks in `tests.api.conftest`, `tests.conftest`, `conftest`). A fixture is a module- or
+class-level function decorated `@pytest.fixture`, `@pytest.fixture(...)` or `@fixture` where the decorator resolves
+to pytest's (`pytest`, `_pytest`, `pytest_asyncio`); `name="x"` renames it. A fixture of the same name as the
+requesting fixture is skipped (an override asking for the one it overrides). Its value: what it yields if it is a
+generator (`parse` keeps every `yield` in `Scope.yields`, apart from `returns`, which stay what a plain call gives),
+else what a call of it returns. pytest's own fixtures (`tmp_path`, `monkeypatch`...) are not modelled: such
+parameters stay unknown.
 
 Attributes: module → its global or submodule; class / instance → member found along the C3 MRO (falling back to
 depth-first when C3 fails), then attributes assigned as `self.x = ...` in any method; `super()` and
@@ -31,7 +43,9 @@ Edges and their `resolution` (see ingest.facts.RESOLUTIONS):
 - `self` / `inherited`: `self.m()` / `cls.m()` found in the class itself / in an ancestor. `super`: `super().m()`.
 - `constructor`: calling a class → its `__init__` (own or inherited from a project class), else the class itself.
 - `inferred` (confidence 1.0, or 0.5 for references): through a variable, an annotation, `self.attr`, a return
-  value, a container; and functions passed as arguments (`map(f, xs)`, `callback=f`) get a 0.5 edge to `f`.
+  value, a container, a pytest fixture; and functions passed as arguments (`map(f, xs)`, `callback=f`) get a 0.5
+  edge to `f`. A test or fixture also gets a 1.0 edge to each fixture it requests (at the parameter's line): pytest
+  calls it for the test, so what the fixture calls is reached from the test.
 - `name_only`: a method called on an object of unknown type: one edge per project class defining that method,
   confidence min(0.5, 1/n), none when n > 8 or when lists, dicts, sets, str, bytes or tuples have a method of that
   name (`x.append()` on an unknown `x` is far likelier a list than one of our classes). A bare name bound
@@ -46,8 +60,9 @@ Edges and their `resolution` (see ingest.facts.RESOLUTIONS):
   arguments from the enclosing scope; calls in lambdas and comprehensions belong to the enclosing function.
 
 Symbol lines span decorators (a decorated def starts at its first decorator). `dependencies` returns the direct
-imports (and their packages) only: transitive re-exports / base classes, and the project-wide `name_only` index,
-are not included.
+imports (and their packages) only, plus, for a module with tests or fixtures that request fixtures, the
+`conftest` modules of its package and every parent package (pytest's lookup, not an import): transitive re-exports /
+base classes, and the project-wide `name_only` index, are not included.
 """
 
 from __future__ import annotations
@@ -84,6 +99,7 @@ _PROPERTY_DECORATORS = frozenset({"property", "cached_property", "setter", "gett
 # Decorators that leave a function a function (attributes on it are not worth guessing at).
 _TRANSPARENT_DECORATORS = _PROPERTY_DECORATORS | {"staticmethod", "classmethod", "wraps", "abstractmethod",
                                                   "overload", "override", "contextmanager", "asynccontextmanager"}
+_PYTEST_MODULES = frozenset({"pytest", "_pytest", "pytest_asyncio"})  # whose `fixture` decorator makes fixtures
 _ANNOTATION_WRAPPERS = frozenset({"Optional", "Annotated", "ClassVar", "Final", "Type", "type"})
 
 
@@ -93,8 +109,9 @@ _ANNOTATION_WRAPPERS = frozenset({"Optional", "Annotated", "ClassVar", "Final", 
 @dataclass(frozen=True, slots=True)
 class Binding:
     """`name` is bound in a scope. kind: class | func | prop (chain = (qname,)), alias | call | type | item (chain is
-    the expression / callee / annotation / element), self | cls, unknown. `scope` is where `chain` is evaluated
-    (set for `self.x = ...` attributes, which live on the class but are evaluated in the method)."""
+    the expression / callee / annotation / element), self | cls, param (an unannotated parameter without default: a
+    pytest fixture for tests and fixtures, else unknown), unknown. `scope` is where `chain` is evaluated (set for
+    `self.x = ...` attributes, which live on the class but are evaluated in the method)."""
 
     name: str
     kind: str
@@ -115,7 +132,8 @@ class Import:
 
 @dataclass(frozen=True, slots=True)
 class Call:
-    """A call (`kind` "call"), or a function reference passed as an argument (`kind` "ref")."""
+    """A call (`kind` "call"), a function reference passed as an argument (`kind` "ref"), or a parameter of a test
+    or fixture that pytest may fill from a fixture of that name (`kind` "fixture", chain = (parameter,))."""
 
     scope: str
     chain: Chain
@@ -136,6 +154,9 @@ class Scope:
     returns: tuple[Chain, ...] = ()  # functions: returned expressions
     return_type: Chain = ()
     wrapped: bool = False  # functions: a decorator may have replaced the function with another object
+    yields: tuple[Chain, ...] = ()  # functions: yielded expressions, one per `yield` (("<lit>",) for a bare one)
+    fixture: str = ""  # functions decorated `@pytest.fixture`: the name tests request it by (`name=` or its own)
+    fixture_decorator: Chain = ()  # ... and the decorator's chain (`("pytest", "fixture")`), checked by `resolve`
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,6 +278,9 @@ class _ScopeBuilder:
         self.returns: list[Chain] = []
         self.return_type: Chain = ()
         self.wrapped = False
+        self.yields: list[Chain] = []
+        self.fixture = ""
+        self.fixture_decorator: Chain = ()
         self.self_name = ""  # methods: name of the first parameter bound to the instance / class
         self.cls: _ScopeBuilder | None = None  # methods: the class they belong to
 
@@ -271,6 +295,9 @@ class _ScopeBuilder:
             tuple(self.returns),
             self.return_type,
             self.wrapped,
+            tuple(self.yields),
+            self.fixture,
+            self.fixture_decorator,
         )
 
 
@@ -368,6 +395,8 @@ class _Walker:
         scope.bindings.append(Binding(name, bind_kind, (qname,), _line(node)))
         inner = self.new_scope(qname, "class" if is_class else "function", scope.qname)
         inner.wrapped = not is_class and bool(decorators - _TRANSPARENT_DECORATORS)
+        if not is_class and scope.kind in ("module", "class") and "fixture" in decorators:
+            inner.fixture, inner.fixture_decorator = _fixture_decorator(outer, name)
         if is_class:
             self.visit_class_header(node, scope, inner)
         else:
@@ -390,6 +419,7 @@ class _Walker:
         inner.return_type = type_chain(node.child_by_field_name("return_type"))
         params = node.child_by_field_name("parameters")
         in_class = scope.kind == "class" and "staticmethod" not in decorators
+        may_use_fixtures = bool(inner.fixture) or _is_test(self.module, inner.qname, scope.kind)
         first = True
         for param in params.named_children if params is not None else ():
             pname, annotation = _param_name_and_type(param)
@@ -404,6 +434,10 @@ class _Walker:
                 inner.bindings.append(Binding(pname, kind, (scope.qname,), _line(param)))
             elif annotation:
                 inner.bindings.append(Binding(pname, "type", annotation, _line(param)))
+            elif param.type == "identifier":  # may be a pytest fixture, if this is a test or a fixture
+                inner.bindings.append(Binding(pname, "param", (), _line(param)))
+                if may_use_fixtures:
+                    self.calls.append(Call(inner.qname, (pname,), _line(param), kind="fixture"))
             else:
                 inner.bindings.append(Binding(pname, "unknown", (), _line(param)))
             first = False
@@ -506,6 +540,17 @@ class _Walker:
                     scope.returns.append(chain)
         self.visit_children(node, scope)
 
+    def visit_yield(self, node: Node, scope: _ScopeBuilder) -> None:
+        if any(c.type == "from" for c in node.children):  # `yield from g()`: not followed
+            scope.yields.append(("?",))
+        elif node.named_child_count:
+            value = node.named_children[0]
+            values = value.named_children if value.type == "conditional_expression" else [value]
+            scope.yields.extend(chain_of(v) for v in values)
+        else:
+            scope.yields.append(("<lit>",))
+        self.visit_children(node, scope)
+
     def visit_import(self, node: Node, scope: _ScopeBuilder) -> None:
         line = _line(node)
         for item in node.children_by_field_name("name"):
@@ -546,6 +591,33 @@ def _decorator_names(outer: Node) -> set[str]:
             chain = [c for c in chain_of(d.named_children[0]) if c != "()"]
             names.add(chain[-1] if chain else "")
     return names
+
+
+def _is_test(module: str, qname: str, parent_kind: str) -> bool:
+    """A function pytest collects as a test: `test*` at module or class level of a test module (`test_x`, `x_test`,
+    `tests`)."""
+    last = module.rsplit(".", 1)[-1]
+    in_test_module = last.startswith("test") or last.endswith(("_test", "tests"))
+    return in_test_module and parent_kind in ("module", "class") and qname.rsplit(".", 1)[-1].startswith("test")
+
+
+def _fixture_decorator(outer: Node, name: str) -> tuple[str, Chain]:
+    """(requested name, decorator chain) of `@pytest.fixture`, `@pytest.fixture(...)`, `@fixture(name="x")`."""
+    for d in outer.named_children:
+        if d.type != "decorator" or not d.named_child_count:
+            continue
+        expr, requested = d.named_children[0], name
+        if expr.type == "call":
+            args = expr.child_by_field_name("arguments")
+            for arg in args.named_children if args is not None else ():
+                value = arg.child_by_field_name("value")
+                if arg.type == "keyword_argument" and _text(arg.child_by_field_name("name")) == "name":
+                    requested = (_string_value(value) if value is not None else None) or name
+            expr = expr.child_by_field_name("function")
+        chain = chain_of(expr)
+        if chain[-1] == "fixture" and chain[0] not in ("?", "<lit>") and "()" not in chain and "[]" not in chain:
+            return requested, chain
+    return "", ()
 
 
 def _param_name_and_type(param: Node) -> tuple[str, Chain]:
@@ -610,6 +682,7 @@ _HANDLERS = {
     "for_in_clause": _Walker.visit_for,
     "as_pattern": _Walker.visit_as_pattern,
     "return_statement": _Walker.visit_return,
+    "yield": _Walker.visit_yield,
     "import_statement": _Walker.visit_import,
     "import_from_statement": _Walker.visit_import_from,
 }
@@ -653,8 +726,11 @@ class _ModuleInfo:
         self.stars: list[str] = []
         self.symbols = frozenset(s.qname for s in parsed.symbols)
         self.memo: dict[tuple[str, int], Resolved] = {}
+        self.fixtures: dict[tuple[str, str], list[str]] = {}  # (module or class, requested name) → fixture qnames
         for scope in data.scopes:
             self.scopes.setdefault(scope.qname, scope)
+            if scope.fixture:
+                self.fixtures.setdefault((scope.parent, scope.fixture), []).append(scope.qname)
             table = self.names.setdefault(scope.qname, {})
             for b in scope.bindings:
                 table.setdefault(b.name, []).append(b)
@@ -849,6 +925,8 @@ class _Resolver:
             return [(v, _weaker(r, "inferred")) for v, r in self.chain(b.chain, scope_qname, depth + 1)]
         if b.kind == "call":
             return [(v, _weaker(r, "inferred")) for v, r in self.chain((*b.chain, "()"), scope_qname, depth + 1)]
+        if b.kind == "param":
+            return self.fixture_value(b.name, scope_qname, depth + 1) or [(UNKNOWN, "inferred")]
         if b.kind == "type":
             out: Resolved = []
             for v, r in self.chain(b.chain, scope_qname, depth + 1):
@@ -954,6 +1032,77 @@ class _Resolver:
         if kind == "unknown":
             return [(UNKNOWN, label)]
         return [(OPAQUE, label)]
+
+    # -- pytest fixtures
+    def fixture_value(self, name: str, func_qname: str, depth: int) -> Resolved:
+        """What pytest passes as parameter `name` of test or fixture `func_qname`; [] when no fixture is known."""
+        found = self.fixtures_for(name, func_qname, depth)
+        out: Resolved = []
+        for fixture in found:
+            out.extend(self.fixture_result(fixture, depth + 1))
+        return (_dedupe(out) or [(UNKNOWN, "inferred")]) if found else []
+
+    def fixtures_for(self, name: str, func_qname: str, depth: int) -> list[str]:
+        """The fixtures pytest may use for parameter `name` of test or fixture `func_qname`: the closest ones of
+        that name (enclosing class, module, then `conftest` of the package and of each parent package)."""
+        info, scope = self.scope(func_qname)
+        if scope is None or scope.kind != "function" or not self.requests_fixtures(info, scope, depth):
+            return []
+        module = info.parsed.module
+        holders = [(info, scope.parent)] if scope.parent != module else []
+        holders.append((info, module))
+        package = module.split(".") if info.parsed.data.is_package else module.split(".")[:-1]
+        for i in range(len(package), -1, -1):
+            conftest = ".".join([*package[:i], "conftest"])
+            conftest_info = self.index.info(conftest) if conftest != module else None
+            if conftest_info is not None:
+                holders.append((conftest_info, conftest))
+        for holder_info, holder in holders:
+            found = [q for q in self.fixtures_in(holder_info, holder, name, depth) if q != func_qname]
+            if found:  # the closest definition wins (a fixture overriding one of its own name asks for the outer one)
+                return found
+        return []
+
+    def requests_fixtures(self, info: _ModuleInfo, scope: Scope, depth: int) -> bool:
+        """Whether pytest fills the parameters of `scope`: a fixture, or a `test*` function of a module or class."""
+        if scope.fixture:
+            return self.is_fixture(info, scope, depth)
+        parent = info.scopes.get(scope.parent)
+        return parent is not None and _is_test(info.parsed.module, scope.qname, parent.kind)
+
+    def is_fixture(self, info: _ModuleInfo, scope: Scope, depth: int) -> bool:
+        """The decorator `parse` took for a fixture is pytest's (`pytest.fixture`, `from pytest import fixture`)."""
+        for (kind, name), _ in self.chain(scope.fixture_decorator, scope.parent or info.parsed.module, depth + 1):
+            if kind == "external" and name.split(".")[0] in _PYTEST_MODULES and name.endswith(".fixture"):
+                return True
+        return False
+
+    def fixtures_in(self, info: _ModuleInfo, holder: str, name: str, depth: int) -> list[str]:
+        """Qnames of the fixtures requested as `name` defined in `holder` (a module or class), or imported into it."""
+        found = [q for q in info.fixtures.get((holder, name), ()) if self.is_fixture(info, info.scopes[q], depth)]
+        if found or holder != info.parsed.module:
+            return found
+        imports = [e for e in info.names.get(holder, {}).get(name, ()) if isinstance(e, Import)]
+        if not imports:
+            return []
+        for (kind, qname), _ in self.bound(info, holder, imports, depth + 1):
+            target = self.scope(qname) if kind == "func" else None
+            if target is not None and target[1] is not None and target[1].fixture == name:
+                if self.is_fixture(target[0], target[1], depth):
+                    found.append(qname)
+        return found
+
+    def fixture_result(self, fixture: str, depth: int) -> Resolved:
+        """The value of a fixture: what it yields for a generator fixture, else what it returns."""
+        _info, scope = self.scope(fixture)
+        if scope is None or not scope.yields:
+            return self.call_result(("func", fixture), "inferred", depth)
+        out: Resolved = []
+        for chain in scope.yields:
+            for v, r in self.chain(chain, fixture, depth + 1):
+                if v[0] in ("func", "class", "instance"):
+                    out.append((v, _weaker(r, "inferred")))
+        return out
 
     # -- classes
     def enclosing_class(self, scope_qname: str) -> str:
@@ -1082,8 +1231,12 @@ def _dfs(head: list[str], linear: list[list[str]]) -> list[str]:
 
 
 def _call_edges(res: _Resolver, call: Call) -> Iterator[Edge]:
-    values = res.chain(call.chain, call.scope)
     src, line = call.scope, call.line
+    if call.kind == "fixture":  # pytest calls the fixture for the test
+        for fixture in res.fixtures_for(call.chain[0], call.scope, 0):
+            yield Edge("CALLS", src, fixture, "symbol", line, "inferred", 1.0)
+        return
+    values = res.chain(call.chain, call.scope)
     if call.kind == "ref":
         for (kind, name), _label in values:
             if kind == "func":
@@ -1283,7 +1436,8 @@ class PythonLanguage:
             return None
         touched_qnames = old_symbols.keys() ^ new_symbols.keys()
         names = {q.rsplit(".", 1)[-1] for q in touched_qnames}
-        returned = {chain[0] for data in (old, new) for scope in data.scopes for chain in scope.returns if chain}
+        returned = {chain[0] for data in (old, new) for scope in data.scopes
+                    for chain in (*scope.returns, *scope.yields) if chain}
         old_scopes = {scope.qname: scope for scope in old.scopes}
         new_scopes = {scope.qname: scope for scope in new.scopes}
         for qname in old_scopes.keys() ^ new_scopes.keys():
@@ -1291,7 +1445,7 @@ class PythonLanguage:
                 return None
         for qname in old_scopes.keys() & new_scopes.keys():
             a, b = old_scopes[qname], new_scopes[qname]
-            if (a.kind, a.parent, a.returns, a.return_type) != (b.kind, b.parent, b.returns, b.return_type):
+            if _deep(a) != _deep(b):
                 return None
             if [c for c, _ in a.bases] != [c for c, _ in b.bases] or _unlined(a.attrs) != _unlined(b.attrs):
                 return None
@@ -1311,9 +1465,19 @@ class PythonLanguage:
             deps.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
             if imp.name and imp.name != "*":
                 deps.add(f"{imp.module}.{imp.name}")
+        if any(call.kind == "fixture" for call in data.calls):
+            # pytest fills parameters from fixtures of this module's conftests, which it does not import
+            package = parsed.module.split(".") if data.is_package else parsed.module.split(".")[:-1]
+            deps.update(".".join([*package[:i], "conftest"]) for i in range(len(package) + 1))
         deps.discard(parsed.module)
         deps.discard("")
         return deps
+
+
+def _deep(scope: Scope) -> tuple:
+    """What other modules infer from a scope besides its bindings: a change to it is never a shallow one."""
+    return (scope.kind, scope.parent, scope.returns, scope.return_type, scope.yields, scope.fixture,
+            scope.fixture_decorator)
 
 
 def _names(bindings: Iterable[Binding]) -> set[str]:

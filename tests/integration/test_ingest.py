@@ -100,7 +100,8 @@ def edit_steps(root: Path) -> list[tuple[str, dict[str, str | bytes | None]]]:
                                                          "class GiftStore(OrderStore):\n    def wrap(self):\n"
                                                          "        return self.save(None)\n"}),
         ("a function becomes a class", {"shop/pricing.py": pricing.replace(
-            "def bulk_discount(order: Order) -> int:", "class bulk_discount:\n    pass\n\n\ndef _was(order: Order) -> int:")}),
+            "def bulk_discount(order: Order) -> int:",
+            "class bulk_discount:\n    pass\n\n\ndef _was(order: Order) -> int:")}),
         ("syntax error", {"shop/pricing.py": pricing + "\ndef broken(:\n    pass\n"}),
         ("documents change", {"README.md": "# tinyshop\n\n## Only section\n", "docs/extra.md": "# Extra\n"}),
         ("binary and bad encoding", {"shop/blob.py": b"\x00\x01binary", "shop/latin.py": b"name = '\xe9t\xe9'\n"}),
@@ -220,7 +221,8 @@ def generic_steps(root: Path) -> list[tuple[str, dict[str, str | None]]]:
 
 @pytest.mark.parametrize("fixture", ["go/packages_imports", "go/methods_receivers", "javascript/esm_imports",
                                      "javascript/classes_this_extends_super", "javascript/commonjs",
-                                     "typescript/types_tsx", "python/reexport", "python/self_and_inheritance"])
+                                     "typescript/types_tsx", "python/reexport", "python/self_and_inheritance",
+                                     "python/pytest_fixtures"])
 def test_edit_sequences_in_every_language_equal_a_clean_ingest(store: Store, tmp_path: Path, fixture: str) -> None:
     work = tmp_path / "repo"
     shutil.copytree(FIXTURES / fixture, work)

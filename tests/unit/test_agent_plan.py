@@ -65,6 +65,13 @@ def test_workspace_confinement(tmp_path: Path) -> None:
     assert ws.write("./pkg/mod.py", "x = 1\n") == "pkg/mod.py"
     assert ws.read("pkg/mod.py") == ("pkg/mod.py", "x = 1\n", False)
     assert ws.read("pkg/mod.py", limit=3) == ("pkg/mod.py", "x =", True)
+    with pytest.raises(WorkspaceError, match="cannot create the folder"):
+        ws.write("pkg/mod.py/inner.py", "x")
+    with pytest.raises(WorkspaceError, match="not valid text"):
+        ws.write("pkg/new.py", "\ud800")
+    assert not (ws.root / "pkg" / "new.py").exists()  # nothing half-written that would count as done
+    with pytest.raises(WorkspaceError, match="is a file"):
+        Workspace(ws.root / "pkg" / "mod.py")
 
 
 def test_guard_loop_errors_and_stall() -> None:
@@ -84,9 +91,12 @@ def test_guard_loop_errors_and_stall() -> None:
 
 
 def test_tool_arguments_are_checked() -> None:
-    assert parse_arguments("read_file", '{"path": "a.py"}') == {"path": "a.py"}
+    assert parse_arguments("read_file", '{"path": "a.py", "extra": 1}') == {"path": "a.py"}
+    assert parse_arguments("record_decision", '{"text": "t", "rationale": null}') == {"text": "t"}
     for name, raw, message in [("nope", "{}", "unknown tool"), ("read_file", "{", "not valid JSON"),
-                               ("read_file", "[]", "JSON object"), ("write_file", '{"path": "a"}', "needs content")]:
+                               ("read_file", "[]", "JSON object"), ("write_file", '{"path": "a"}', "needs content"),
+                               ("record_decision", '{"text": "t", "paths": "a.py"}', "list of strings"),
+                               ("record_decision", '{"text": "t", "confidence": "high"}', "a number")]:
         with pytest.raises(MalformedCall, match=message):
             parse_arguments(name, raw)
 

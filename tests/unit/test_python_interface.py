@@ -28,3 +28,33 @@ def test_interface_and_interface_change(name: str, source: bytes, interface_equa
     assert (PY.interface(before) == PY.interface(after)) is interface_equal, name
     if not interface_equal:
         assert PY.interface_change(before, after) == names, name
+
+
+FIXTURES = (b"import pytest\n\n\n@pytest.fixture\ndef client(app):\n    c = app.client()\n    d = app.other()\n"
+            b"    yield c\n\n\ndef helper():\n    pass\n")
+
+
+@pytest.mark.parametrize("name, source, names", [
+    ("what a fixture yields", FIXTURES.replace(b"yield c", b"yield d"), None),
+    ("a local the yield reads", FIXTURES.replace(b"c = app.client()", b"c = app.other()"), None),
+    ("a fixture's request name", FIXTURES.replace(b"@pytest.fixture\n", b"@pytest.fixture(name='cl')\n"), None),
+    ("a function becomes a fixture", FIXTURES.replace(b"def helper", b"@pytest.fixture\ndef helper"), None),
+    ("a fixture yields instead of returning", FIXTURES.replace(b"yield c", b"return c"), None),
+    ("a local no yield reads", FIXTURES.replace(b"d = app.other()", b"d = app.third()"), frozenset()),
+    ("a fixture is added", FIXTURES + b"\n\n@pytest.fixture\ndef other():\n    return 1\n", frozenset({"other"})),
+])
+def test_fixture_changes(name: str, source: bytes, names) -> None:
+    before = PY.parse("tests/conftest.py", "tests.conftest", FIXTURES)
+    after = PY.parse("tests/conftest.py", "tests.conftest", source)
+    assert PY.interface(before) != PY.interface(after), name
+    assert PY.interface_change(before, after) == names, name
+
+
+def test_tests_and_fixtures_depend_on_the_conftests_above_them() -> None:
+    test = PY.parse("tests/api/test_x.py", "tests.api.test_x", b"def test_a(client):\n    client.get()\n")
+    assert {"tests.api.conftest", "tests.conftest", "conftest"} <= PY.dependencies(test)
+    conftest = PY.parse("tests/api/conftest.py", "tests.api.conftest", FIXTURES)
+    assert {"tests.conftest", "conftest"} <= PY.dependencies(conftest)
+    assert "tests.api.conftest" not in PY.dependencies(conftest)
+    plain = PY.parse("app/x.py", "app.x", b"def run(client):\n    client.get()\n\n\ndef test_like(client):\n    pass\n")
+    assert not {d for d in PY.dependencies(plain) if d.endswith("conftest")}

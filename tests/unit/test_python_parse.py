@@ -212,3 +212,22 @@ def test_invalid_utf8_names_are_replaced_not_fatal() -> None:
     assert len(parsed.symbols) <= 1
     for symbol in parsed.symbols:
         symbol.qname.encode("utf-8")
+
+
+def test_pytest_fixtures_yields_and_parameters_are_recorded() -> None:
+    source = (b"import pytest\nfrom pytest import fixture\n\n\n@pytest.fixture(scope='session', name='db')\n"
+              b"def _database(engine, retries=3):\n    conn = engine.connect()\n    yield conn\n    yield\n\n\n"
+              b"@fixture\ndef engine():\n    return make()\n\n\n"
+              b"def plain(x):\n    def inner():\n        yield from x\n")
+    data = LANGUAGE.parse("tests/conftest.py", "tests.conftest", source).data
+    scopes = {s.qname: s for s in data.scopes}
+    db = scopes["tests.conftest._database"]
+    assert (db.fixture, db.fixture_decorator, db.yields) == ("db", ("pytest", "fixture"), (("conn",), ("<lit>",)))
+    params = [(b.name, b.kind) for b in db.bindings if b.name in ("engine", "retries")]
+    assert params == [("engine", "param"), ("retries", "unknown")]
+    requested = [c.chain for c in data.calls if c.scope == db.qname and c.kind == "fixture"]
+    assert requested == [("engine",)]  # pytest fills `engine`, not `retries` (it has a default)
+    engine = scopes["tests.conftest.engine"]
+    assert (engine.fixture, engine.fixture_decorator, engine.yields) == ("engine", ("fixture",), ())
+    assert scopes["tests.conftest.plain"].fixture == "" and scopes["tests.conftest.plain"].yields == ()
+    assert scopes["tests.conftest.plain.inner"].yields == (("?",),)
