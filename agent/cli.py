@@ -13,21 +13,21 @@ from rich.table import Table
 
 from agent import records
 from agent.context import Budget, ContextBuilder
-from agent.errors import LLMError
 from agent.guards import Limits
 from agent.llm import LLMClient, LLMConfig
 from agent.loop import AgentLoop, RunOptions, RunOutcome, TurnInfo
 from agent.plan import load_plan
 from agent.tokens import Tokenizer, encoding_for
-from agent.tools import tool_specs
+from agent.tools import TOOL_NAMES, tool_specs
 from agent.workspace import Workspace
 from kg.cli import Context, emit_json, err, json_option, out, pass_context
-from kg.errors import InputError
+from kg.errors import InputError, KgError
 
 _model = click.option("--model", help="Model name (env KG_LLM_MODEL).")
 _base_url = click.option("--base-url", help="OpenAI-compatible endpoint (env KG_LLM_BASE_URL); key from "
                                             "KG_LLM_API_KEY or OPENAI_API_KEY.")
-_timeout = click.option("--llm-timeout", type=float, help="Seconds to wait for one LLM answer (default 120).")
+_timeout = click.option("--llm-timeout", type=click.FloatRange(0, min_open=True),
+                         help="Seconds to wait for one LLM answer (default 120).")
 _max_tokens = click.option("--max-tokens", type=click.IntRange(16), help="Cap on one answer's tokens (default 4096).")
 _attempts = click.option("--llm-attempts", type=click.IntRange(1),
                          help="Tries per LLM call on rate limits, server errors and timeouts (default 4).")
@@ -41,9 +41,9 @@ def agent() -> None:
 
 
 @agent.command("run")
-@click.option("--plan", "plan_path", required=True, type=click.Path(path_type=Path, dir_okay=False),
+@click.option("--plan", "plan_path", required=True, type=click.Path(path_type=Path),
               help="Markdown or YAML plan naming every file to create.")
-@click.option("--workspace", required=True, type=click.Path(path_type=Path, file_okay=False),
+@click.option("--workspace", required=True, type=click.Path(path_type=Path),
               help="Folder the agent writes to (created when missing).")
 @_model
 @_base_url
@@ -69,7 +69,11 @@ def run(ctx: Context, plan_path: Path, workspace: Path, model: str | None, base_
         knowledge_budget: int | None, summaries: str, tool_choice: str, guided: bool, llm_timeout: float | None,
         llm_attempts: int | None, max_tokens: int | None, as_json: bool) -> None:
     """Implement a plan in a workspace, one tool call per turn, until every planned file exists or a guard stops."""
+    if tool_choice not in ("auto", "required") and tool_choice not in TOOL_NAMES:
+        raise InputError(f"--tool-choice {tool_choice!r} is not auto, required or a tool name "
+                         f"({', '.join(sorted(TOOL_NAMES))})")
     plan = load_plan(plan_path)
+    Workspace(workspace)  # a workspace that cannot be a folder is refused before anything is stored
     llm = LLMClient(LLMConfig.resolve(model, base_url, timeout=llm_timeout, attempts=llm_attempts,
                                       max_tokens=max_tokens))
     limits = Limits(**_given(max_iterations=max_iterations, max_seconds=max_time, stall_seconds=stall_budget))
@@ -199,8 +203,8 @@ def report(ctx: Context, run_id: str | None, by: str, as_json: bool) -> None:
 @click.option("--file", "target", help="Planned file to build the prompt for.")
 @click.option("--next", "next_", is_flag=True, help="The file the plan would do next.")
 @click.option("--run", "run_id", help="Run whose plan and workspace to use (default: the latest run).")
-@click.option("--plan", "plan_path", type=click.Path(path_type=Path, dir_okay=False), help="Or: a plan file …")
-@click.option("--workspace", type=click.Path(path_type=Path, file_okay=False), help="… and its workspace.")
+@click.option("--plan", "plan_path", type=click.Path(path_type=Path), help="Or: a plan file …")
+@click.option("--workspace", type=click.Path(path_type=Path), help="… and its workspace.")
 @click.option("--repo", help="Repository name of the workspace (default ws-<folder>-<hash>).")
 @_model
 @json_option
@@ -263,12 +267,13 @@ def _drive(loop: AgentLoop, as_json: bool) -> None:
         bar.update(task, completed=records.progress(loop.store, loop.plan_id, loop.repo).done)
         try:
             outcome = loop.run()
-        except LLMError as e:
+        except KgError as e:  # the endpoint or the graph failed: the run is kept, say how to go on
             raise type(e)(f"{e} — run {loop.run_id} is incomplete; continue it with "
                           f"`kg agent resume {loop.run_id}`") from e
         except KeyboardInterrupt:
             err.print(f"stopped: continue with `kg agent resume {loop.run_id}`", highlight=False)
             sys.exit(130)
+        bar.update(task, completed=outcome.done)  # files found on disk at the start of a session count too
     _show(outcome, as_json)
 
 

@@ -3,7 +3,8 @@
     KgError
     ├── InputError
     │   ├── PlanError        a plan file that cannot be read or names bad paths
-    │   ├── WorkspaceError   a path outside the workspace (`..`, absolute, symlink escape)
+    │   ├── WorkspaceError   a path outside the workspace (`..`, absolute, symlink escape), or a
+│   │                    workspace or file that cannot be created
     │   └── RunNotFound      `kg agent resume/status` with an unknown run id
     └── LLMError             the endpoint failed after retries, or is misconfigured
         └── LLMTimeout       the endpoint did not answer in time
@@ -19,7 +20,7 @@ class PlanError(InputError):
 
 
 class WorkspaceError(InputError):
-    """A tool asked for a path outside the workspace."""
+    """A path outside the workspace, or a workspace folder or file that cannot be created."""
 
 
 class RunNotFound(InputError):

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import openai
+from openai.types.chat import ChatCompletion
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential, wait_random
 
 from agent.errors import LLMError, LLMTimeout
@@ -113,6 +114,10 @@ class LLMClient:
         except openai.APIStatusError as e:
             raise LLMError(f"the LLM at {self._where()} answered {e.status_code} after {attempts} attempts: "
                            f"{_first_line(e.message)}") from e
+        except ValueError as e:  # a body that is not JSON
+            raise LLMError(self._not_a_completion()) from e
+        if not isinstance(response, ChatCompletion):  # HTML, a bare list…: not a chat completion endpoint
+            raise LLMError(self._not_a_completion())
         seconds = time.perf_counter() - began
         if self._record_to:
             self._record(response)
@@ -120,6 +125,10 @@ class LLMClient:
 
     def _where(self) -> str:
         return self.config.base_url or "api.openai.com"
+
+    def _not_a_completion(self) -> str:
+        return (f"the LLM at {self._where()} did not answer with a chat completion: check that --base-url / "
+                "KG_LLM_BASE_URL is an OpenAI-compatible endpoint (usually ending in /v1)")
 
     def _record(self, response: Any) -> None:
         """Append the raw response to a transcript, so a real session can be replayed in tests."""
@@ -136,19 +145,36 @@ def _tool_choice(choice: str | dict[str, Any] | None) -> str | dict[str, Any]:
 
 
 def _reply(response: Any, seconds: float, attempts: int) -> Reply:
-    choices = getattr(response, "choices", None) or []
-    message = choices[0].message if choices else None
-    calls = [ToolCall(c.function.name, c.function.arguments or "", c.id or "")
-             for c in (getattr(message, "tool_calls", None) or []) if getattr(c, "function", None)]
-    if not calls and getattr(message, "function_call", None):  # the legacy field some servers still fill
-        calls = [ToolCall(message.function_call.name, message.function_call.arguments or "")]
-    usage = Usage()
-    if (u := getattr(response, "usage", None)) is not None:
-        details = getattr(u, "prompt_tokens_details", None)
-        usage = Usage(u.prompt_tokens or 0, u.completion_tokens or 0,
-                      (getattr(details, "cached_tokens", 0) or 0) if details else 0,
-                      u.total_tokens or (u.prompt_tokens or 0) + (u.completion_tokens or 0), True)
-    return Reply(calls, (getattr(message, "content", None) or "") if message else "", usage, seconds, attempts)
+    """The answer as the loop needs it. Endpoints are validated loosely by `openai`, so anything not shaped like a
+    chat completion (no choices, a tool call without a name, arguments sent as an object) is read defensively: the
+    model's mistakes become a turn the model is told about, never a crash."""
+    choices = getattr(response, "choices", None)
+    message = getattr(choices[0], "message", None) if isinstance(choices, list) and choices else None
+    raw_calls = getattr(message, "tool_calls", None)
+    calls = [_call(getattr(c, "function", None), getattr(c, "id", "")) for c in raw_calls
+             if getattr(c, "function", None) is not None] if isinstance(raw_calls, list) else []
+    if not calls and getattr(message, "function_call", None) is not None:  # the legacy field some servers fill
+        calls = [_call(message.function_call, "")]
+    content = getattr(message, "content", None)
+    return Reply(calls, content if isinstance(content, str) else "", _usage(getattr(response, "usage", None)),
+                 seconds, attempts)
+
+
+def _call(function: Any, call_id: Any) -> ToolCall:
+    name, arguments = getattr(function, "name", None), getattr(function, "arguments", None)
+    if arguments is not None and not isinstance(arguments, str):  # some servers send the object itself
+        arguments = json.dumps(arguments, default=str)
+    return ToolCall(name if isinstance(name, str) else str(name or ""), arguments or "",
+                    call_id if isinstance(call_id, str) else "")
+
+
+def _usage(u: Any) -> Usage:
+    if not hasattr(u, "prompt_tokens"):  # none sent (or not a usage object)
+        return Usage()
+    count = lambda v: v if isinstance(v, int) and not isinstance(v, bool) else 0  # noqa: E731
+    prompt, completion = count(getattr(u, "prompt_tokens", 0)), count(getattr(u, "completion_tokens", 0))
+    cached = count(getattr(getattr(u, "prompt_tokens_details", None), "cached_tokens", 0))
+    return Usage(prompt, completion, cached, count(getattr(u, "total_tokens", 0)) or prompt + completion, True)
 
 
 def _first_line(text: str | None) -> str:

@@ -12,9 +12,11 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import IO
 
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
@@ -47,6 +49,7 @@ class LlamaServer:
         self.n_ctx = n_ctx
         self.startup_timeout = startup_timeout
         self._proc: subprocess.Popen[bytes] | None = None
+        self._log: IO[bytes] | None = None
 
     @property
     def base_url(self) -> str:
@@ -55,15 +58,17 @@ class LlamaServer:
     def __enter__(self) -> LlamaServer:
         if reason := available():
             raise RuntimeError(reason)
+        self._log = tempfile.TemporaryFile()  # not a pipe: nobody reads it while serving, and a full pipe blocks
         self._proc = subprocess.Popen(
             [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf_path()), "--chat_format",
              "chatml-function-calling", "--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", str(self.n_ctx),
              "--n_threads", str(os.cpu_count() or 2)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            stdout=subprocess.DEVNULL, stderr=self._log)
         deadline = time.monotonic() + self.startup_timeout
         while time.monotonic() < deadline:
             if self._proc.poll() is not None:
-                raise RuntimeError(f"llama.cpp server exited: {self._proc.stderr.read().decode()[-500:]}")
+                self._log.seek(0)
+                raise RuntimeError(f"llama.cpp server exited: {self._log.read().decode(errors='replace')[-500:]}")
             try:
                 urllib.request.urlopen(f"{self.base_url}/models", timeout=2).read()
                 return self
@@ -80,6 +85,8 @@ class LlamaServer:
             except subprocess.TimeoutExpired:
                 os.kill(self._proc.pid, signal.SIGKILL)
                 self._proc.wait()
+        if self._log is not None:
+            self._log.close()
 
 
 def _free_port() -> int:

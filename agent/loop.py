@@ -139,8 +139,8 @@ class AgentLoop:
     # ── the loop ────────────────────────────────────────────────────────────────────────────────────────────────
 
     def run(self) -> RunOutcome:
-        self._sync_workspace()
         try:
+            self._sync_workspace()
             while True:
                 state = self.context.state(self.run_id)
                 if not state.progress.remaining:
@@ -210,7 +210,8 @@ class AgentLoop:
         try:
             args = parse_arguments(call.name, call.arguments)
         except MalformedCall as e:
-            return call.name, (call.arguments or "")[:500], ToolResult(False, f"malformed tool call: {e}.{extra}")
+            return (call.name or "(unnamed)", call.arguments[:500],
+                    ToolResult(False, f"malformed tool call: {e}.{extra}"))
         result = self.toolbox.execute(call.name, args)
         result.text += extra
         shown = {k: (v if k != "content" else f"<{len(v)} chars>") for k, v in args.items()}
@@ -264,7 +265,10 @@ class AgentLoop:
             return "Stored; kg does not parse this kind of file."
         description = next((f.description for f in records.progress(self.store, self.plan_id, self.repo).files
                             if f.path == path), "")
-        summary = self._llm_summary(path) if self.options.summaries == "llm" else None
+        try:
+            summary = self._llm_summary(path) if self.options.summaries == "llm" else None
+        except LLMError:  # the file is written and ingested: a failed summary call must not turn that into a failure
+            summary = None
         summary = summary or structural(cards[0], description)
         self.store.write("agent/module_summary_put", repo=self.repo, path=path, summary=summary.to_props())
         self.store.write("agent/decisions_link_module", plan=self.plan_id, repo=self.repo, path=path)

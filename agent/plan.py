@@ -49,7 +49,10 @@ def load_plan(path: Path) -> Plan:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
-        raise PlanError(f"cannot read plan {path}: {e.strerror or e}") from e
+        raise PlanError(f"cannot read plan {path}: {e.strerror or e}: give a Markdown or YAML plan file") from e
+    except UnicodeDecodeError as e:
+        raise PlanError(f"plan {path} is not UTF-8 text (byte {e.start}): give a Markdown or YAML plan file "
+                        "saved as UTF-8") from e
     if Path(path).suffix.lower() in (".yaml", ".yml"):
         plan = parse_yaml(text, default_title=Path(path).stem)
     else:
@@ -64,7 +67,7 @@ def parse_markdown(text: str, default_title: str = "plan") -> Plan:
             title = line[2:].strip()
             continue
         match = _BULLET.match(line)
-        if match and ("/" in match["path"] or "." in match["path"]):
+        if match:
             desc = match["desc"].strip()
             uses: list[str] = []
             if used := _USES.search(desc):

@@ -11,6 +11,7 @@ A response is one of:
     {"content": "I am done"}                         text, no tool call
     {"raw": {...a chat.completion object...}}        served as recorded
     {"status": 500}                                  an HTTP error (429 for a rate limit)
+    {"body": "<html>…", "content_type": "text/html"} a 200 that is not a chat completion (a wrong --base-url)
 plus optional `"delay": seconds` (the first time it is served only) and `"usage": {...}`. Without a recorded
 usage, the server reports one computed with cl100k over the request (prompt), the arguments (completion) and the
 system message (cached), like an endpoint with prefix caching would.
@@ -120,6 +121,9 @@ class ReplayServer:
                 response, first = server.pick(body)
                 if response.get("delay") and first:
                     time.sleep(float(response["delay"]))
+                if "body" in response:
+                    self._send_bytes(200, response["body"].encode(), response.get("content_type", "application/json"))
+                    return
                 if "status" in response:
                     self._send(int(response["status"]), {"error": {
                         "message": response.get("message", f"replayed HTTP {response['status']}"),
@@ -128,10 +132,12 @@ class ReplayServer:
                 self._send(200, server.completion(body, response))
 
             def _send(self, code: int, payload: dict[str, Any]) -> None:
-                data = json.dumps(payload).encode()
+                self._send_bytes(code, json.dumps(payload).encode(), "application/json")
+
+            def _send_bytes(self, code: int, data: bytes, content_type: str) -> None:
                 try:
                     self.send_response(code)
-                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Type", content_type)
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
                     self.wfile.write(data)

@@ -67,25 +67,38 @@ def tool_specs(guided_paths: list[str] | None = None) -> list[dict[str, Any]]:
 
 TOOL_NAMES = frozenset(t["function"]["name"] for t in tool_specs())
 _REQUIRED = {t["function"]["name"]: t["function"]["parameters"]["required"] for t in tool_specs()}
+_PROPERTIES = {t["function"]["name"]: t["function"]["parameters"]["properties"] for t in tool_specs()}
+_TYPES = {"string": "a string", "number": "a number", "array": "a list of strings"}
 
 
-def parse_arguments(name: str, raw: str | dict[str, Any] | None) -> dict[str, Any]:
-    """The call's arguments as a dict, or MalformedCall saying exactly what is wrong."""
+def parse_arguments(name: str, raw: str | None) -> dict[str, Any]:
+    """The call's arguments as a dict with the types the schema names (unknown keys dropped), or MalformedCall
+    saying exactly what is wrong."""
     if name not in TOOL_NAMES:
         raise MalformedCall(f"unknown tool {name!r}: use one of {', '.join(sorted(TOOL_NAMES))}")
-    if isinstance(raw, dict):
-        args = raw
-    else:
-        try:
-            args = json.loads(raw or "{}")
-        except json.JSONDecodeError as e:
-            raise MalformedCall(f"arguments of {name} are not valid JSON ({e.msg} at char {e.pos})") from e
+    try:
+        args = json.loads(raw or "{}")
+    except json.JSONDecodeError as e:
+        raise MalformedCall(f"arguments of {name} are not valid JSON ({e.msg} at char {e.pos})") from e
     if not isinstance(args, dict):
         raise MalformedCall(f"arguments of {name} must be a JSON object")
     missing = [k for k in _REQUIRED[name] if not isinstance(args.get(k), str) or not args.get(k)]
     if missing:
         raise MalformedCall(f"{name} needs {', '.join(missing)} (a non-empty string)")
+    args = {k: v for k, v in args.items() if k in _PROPERTIES[name] and v is not None}
+    wrong = [k for k, v in args.items() if not _has_type(v, _PROPERTIES[name][k]["type"])]
+    if wrong:
+        expected = _PROPERTIES[name][wrong[0]]["type"]
+        raise MalformedCall(f"{name}'s {wrong[0]} must be {_TYPES[expected]}, not {type(args[wrong[0]]).__name__}")
     return args
+
+
+def _has_type(value: Any, expected: str) -> bool:
+    if expected == "string":
+        return isinstance(value, str)
+    if expected == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
 class Toolbox:
@@ -101,7 +114,7 @@ class Toolbox:
 
     def execute(self, name: str, args: dict[str, Any]) -> ToolResult:
         try:
-            return getattr(self, f"_{name}")(**{k: v for k, v in args.items() if k in _ALLOWED[name]})
+            return getattr(self, f"_{name}")(**args)
         except WorkspaceError as e:
             return ToolResult(False, f"refused: {e}")
         except KgError as e:  # a query or ingest failure is the step's result, not the run's end
@@ -160,17 +173,15 @@ class Toolbox:
 
     def _record_decision(self, text: str, rationale: str = "", paths: list[str] | None = None,
                          confidence: float | None = None) -> ToolResult:
-        clean = [self.workspace.resolve(p)[0] for p in (paths or []) if isinstance(p, str) and p]
-        conf = float(confidence) if isinstance(confidence, int | float) else 0.7
-        decision_id = self._decide(text=text, rationale=rationale or "", paths=clean,
-                                            confidence=max(0.0, min(1.0, conf)))
+        clean = [self.workspace.resolve(p)[0] for p in paths or [] if p]
+        conf = 0.7 if confidence is None else float(confidence)
+        decision_id = self._decide(text=text, rationale=rationale, paths=clean, confidence=max(0.0, min(1.0, conf)))
         return ToolResult(True, f"recorded decision {decision_id}")
 
 
-_ALLOWED = {t["function"]["name"]: set(t["function"]["parameters"]["properties"]) for t in tool_specs()}
-
 
 def _lucene(text: str) -> str:
-    """A free-text query safe for the full-text index: Lucene's operators escaped, words OR-ed."""
-    words = "".join(c if c.isalnum() or c in "_ " else " " for c in text).split()
+    """A free-text query safe for the full-text index, words OR-ed: punctuation (Lucene's syntax) dropped and
+    words lowercased, so AND, OR, NOT and TO are words, not operators (the index lowercases anyway)."""
+    words = "".join(c if c.isalnum() or c in "_ " else " " for c in text.lower()).split()
     return " ".join(words[:12]) or "*"

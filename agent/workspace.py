@@ -20,7 +20,13 @@ MAX_READ_CHARS = 6000
 class Workspace:
     def __init__(self, root: Path) -> None:
         root = Path(root).expanduser()
-        root.mkdir(parents=True, exist_ok=True)
+        if root.exists() and not root.is_dir():
+            raise WorkspaceError(f"workspace {root} is a file: give a folder (it is created when missing)")
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise WorkspaceError(f"cannot create workspace {root}: {e.strerror or e}: give a folder you can "
+                                 "write to") from e
         self.root = root.resolve()
 
     @property
@@ -49,15 +55,22 @@ class Workspace:
 
     def write(self, path: str, content: str) -> str:
         rel, target = self.resolve(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        try:  # encoded before anything is touched: a failed write must not leave an empty file that counts as done
+            data = content.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise WorkspaceError(f"content for {rel} is not valid text ({e.reason} at character {e.start})") from e
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:  # a parent is an existing file
+            raise WorkspaceError(f"cannot create the folder of {rel}: {e.strerror or e}") from e
         rel, target = self.resolve(path)  # again: the new parents must not have become links out
         flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
         try:
             fd = os.open(target, flags, 0o644)
         except OSError as e:
             raise WorkspaceError(f"cannot write {rel}: {e.strerror or e}") from e
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(content)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
         return rel
 
     def read(self, path: str, limit: int = MAX_READ_CHARS) -> tuple[str, str, bool]:

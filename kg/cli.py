@@ -6,6 +6,7 @@ Expected failures (kg.errors) end in one line on stderr and exit code 1; anythin
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from importlib.metadata import entry_points
 from importlib.util import find_spec
@@ -249,4 +250,6 @@ def export_callgraph(ctx: Context, repo: str, fmt: str, min_confidence: float, o
 
 
 def main() -> None:
+    # The driver logs each retry of a lost connection as a warning; kg reports the failure once, in one line.
+    logging.getLogger("neo4j").setLevel(logging.ERROR)
     cli(prog_name="kg")

@@ -16,7 +16,7 @@ from agent.guards import Limits
 from agent.testing import ReplayServer
 from kg.cli import cli
 from kg.store import Store
-from tests.integration.test_agent_helpers import GREET, call, run_plan, turns, write
+from tests.integration.test_agent_helpers import GREET, MAIN, call, nf, run_plan, turns, write
 from tests.integration.test_agent_run import kg_env
 
 PLAN = "# Two\nSay hello.\n\n- `hello/greet.py` — greet\n- `hello/main.py` — main (uses: hello/greet.py)\n"
@@ -94,3 +94,31 @@ def test_a_model_that_answers_garbage_is_told_and_counted_never_a_crash(store: S
     run = records.get_run(store, outcome.run_id)
     assert (run["done"], run["remaining"]) == (1, ["hello/main.py"])
     assert store.read_text("MATCH (d:Decision) RETURN count(d) AS n")[0]["n"] == 0
+
+
+@pytest.mark.parametrize("body, content_type", [("<html><body>It works!</body></html>", "text/html"),
+                                                ("not json {", "application/json")])
+def test_an_endpoint_that_is_not_a_chat_completion_api_gets_one_line(store: Store, tmp_path: Path, body: str,
+                                                                     content_type: str) -> None:
+    plan = tmp_path / "plan.md"
+    plan.write_text(PLAN)
+    with ReplayServer([{"body": body, "content_type": content_type}]) as server:
+        result = CliRunner().invoke(cli, ["agent", "run", "--plan", str(plan), "--workspace", str(tmp_path / "ws"),
+                                          "--model", "replay", "--base-url", server.base_url, "--json"],
+                                    env=kg_env(store.settings))
+    assert isinstance(result.exception, SystemExit) and result.exit_code == 1, result.exception
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("error:") and "did not answer with a chat completion" in line and "kg agent resume" in line
+    (run,) = records.list_runs(store)
+    assert (run["status"], run["iterations"]) == ("incomplete", 0)
+
+
+def test_a_failed_summary_call_falls_back_to_the_structural_summary(store: Store, tmp_path: Path) -> None:
+    responses = [write("hello/greet.py", GREET, when=nf("hello/greet.py")),
+                 {"when": "You summarise one source file", "status": 400, "message": "no such model"},
+                 write("hello/main.py", MAIN, when=nf("hello/main.py"))]
+    with ReplayServer(responses) as server:
+        outcome = run_plan(store, tmp_path / "ws", server, plan_text=PLAN, summaries="llm")
+    assert (outcome.status, outcome.iterations) == ("completed", 2)
+    steps = turns(store, outcome.run_id)
+    assert all(s["ok"] for s in steps) and "structural summary stored" in steps[0]["result"], steps[0]["result"]
