@@ -261,7 +261,3 @@ class Ingestor:
         self._graph_hashes = None
         self._stats.clear()
         self.parses.forget_memory()
-
-
-def ingest(store: Store, root: Path, **options) -> IngestReport:
-    return Ingestor(store, root, **options).run()

@@ -8,7 +8,7 @@ so the next ingest redoes it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ingest.documents import Document
@@ -125,13 +125,3 @@ class GraphWriter:
         return {"key": self._key(d.path), "path": d.path, "kind": d.kind, "title": d.title, "error": d.error,
                 "chunks": [{"ordinal": c.ordinal, "heading": c.heading, "text": c.text, "start_line": c.start_line,
                             "end_line": c.end_line} for c in d.chunks]}
-
-
-def count_edges(edges: Sequence[Edge]) -> tuple[dict[str, int], dict[str, int]]:
-    by_kind: dict[str, int] = {}
-    by_resolution: dict[str, int] = {}
-    for e in edges:
-        by_kind[e.kind] = by_kind.get(e.kind, 0) + 1
-        if e.kind == "CALLS":
-            by_resolution[e.resolution] = by_resolution.get(e.resolution, 0) + 1
-    return by_kind, by_resolution
