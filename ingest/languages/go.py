@@ -34,6 +34,9 @@ import tree_sitter_go
 
 from ingest.facts import Edge, ParsedFile, Symbol
 from ingest.languages.project_cache import per_project
+from ingest.languages.syntax import count_errors as _count_errors
+from ingest.languages.syntax import line as _line
+from ingest.languages.syntax import text as _text
 
 MAX_CANDIDATES = 8
 MAX_DEPTH = 600
@@ -106,12 +109,8 @@ def _parser() -> ts.Parser:
     return ts.Parser(ts.Language(tree_sitter_go.language()))
 
 
-def _text(node: ts.Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
 
 
-def _line(node: ts.Node) -> int:
-    return node.start_point.row + 1
 
 
 def _type_expr(node: ts.Node | None) -> str | None:
@@ -157,17 +156,6 @@ def _dotted(node: ts.Node | None) -> str:
     return "?"
 
 
-def _count_errors(root: ts.Node) -> int:
-    if not root.has_error:
-        return 0
-    count, stack = 0, [root]
-    while stack:
-        node = stack.pop()
-        if node.is_error or node.is_missing:
-            count += 1
-        if node.has_error:
-            stack.extend(node.children)
-    return count
 
 
 class _Walker:

@@ -40,6 +40,9 @@ import tree_sitter_typescript
 
 from ingest.facts import Edge, ParsedFile, Symbol
 from ingest.languages.project_cache import per_project
+from ingest.languages.syntax import count_errors as _count_errors
+from ingest.languages.syntax import line as _line
+from ingest.languages.syntax import text as _text
 
 MAX_CANDIDATES = 8
 MAX_DEPTH = 600  # deeper trees (minified bundles) are not descended further
@@ -203,12 +206,8 @@ def _parser(grammar: str) -> ts.Parser:
     return ts.Parser(ts.Language(language))
 
 
-def _text(node: ts.Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
 
 
-def _line(node: ts.Node) -> int:
-    return node.start_point.row + 1
 
 
 def _string_value(node: ts.Node | None) -> str | None:
@@ -247,17 +246,6 @@ def _dotted_expr(node: ts.Node | None) -> str | None:
     return "?"
 
 
-def _count_errors(root: ts.Node) -> int:
-    if not root.has_error:
-        return 0
-    count, stack = 0, [root]
-    while stack:
-        node = stack.pop()
-        if node.is_error or node.is_missing:
-            count += 1
-        if node.has_error:
-            stack.extend(node.children)
-    return count
 
 
 def _pattern_names(node: ts.Node | None) -> list[str]:

@@ -78,6 +78,9 @@ from tree_sitter import Language as TSLanguage
 from tree_sitter import Node, Parser
 
 from ingest.facts import RESOLUTIONS, Edge, ParsedFile, Symbol
+from ingest.languages.syntax import count_errors as _count_errors
+from ingest.languages.syntax import line as _line
+from ingest.languages.syntax import text as _text
 
 Chain = tuple[str, ...]  # ("a", "b", "()", "[]", "c"); roots "<lit>" / "?" mean "not a name"
 
@@ -172,14 +175,8 @@ class PyModule:
 _PARSER = Parser(TSLanguage(tree_sitter_python.language()))
 
 
-def _text(node: Node | None) -> str:
-    if node is None or node.text is None:
-        return ""
-    return node.text.decode("utf-8", errors="replace")
 
 
-def _line(node: Node) -> int:
-    return node.start_point[0] + 1
 
 
 def _string_value(node: Node) -> str | None:
@@ -688,16 +685,6 @@ _HANDLERS = {
 }
 
 
-def _count_errors(root: Node) -> int:
-    """ERROR and MISSING nodes, descending only into subtrees that contain one."""
-    count, stack = 0, [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "ERROR" or node.is_missing:
-            count += 1
-        if node.has_error:
-            stack.extend(node.children)
-    return count
 
 
 # ------------------------------------------------------------------------------------------ resolution (phase 2)
@@ -1120,7 +1107,7 @@ class _Resolver:
         if scope is None or scope.kind != "class":
             return []
         out: list[str] = []
-        for chain, _line in scope.bases:
+        for chain, _base_line in scope.bases:
             values = self.chain(chain, scope.parent or info.parsed.module, depth + 1)
             classes = [v[1] for v, _ in values if v[0] == "class"]
             if classes:
