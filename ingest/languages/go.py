@@ -35,6 +35,7 @@ import tree_sitter_go
 from ingest.facts import Edge, ParsedFile, Symbol
 from ingest.languages.project_cache import per_project
 from ingest.languages.syntax import count_errors as _count_errors
+from ingest.languages.syntax import count_lines
 from ingest.languages.syntax import line as _line
 from ingest.languages.syntax import text as _text
 
@@ -420,7 +421,7 @@ def _parse(path: str, module: str, source: bytes) -> ParsedFile:
         path=path,
         lang="go",
         module=module,
-        loc=source.count(b"\n") + (1 if source and not source.endswith(b"\n") else 0),
+        loc=count_lines(source),
         symbols=tuple(walker.symbols.values()),
         syntax_errors=_count_errors(root),
         data=walker.data(),

@@ -41,6 +41,7 @@ import tree_sitter_typescript
 from ingest.facts import Edge, ParsedFile, Symbol
 from ingest.languages.project_cache import per_project
 from ingest.languages.syntax import count_errors as _count_errors
+from ingest.languages.syntax import count_lines
 from ingest.languages.syntax import line as _line
 from ingest.languages.syntax import text as _text
 
@@ -868,7 +869,7 @@ def _parse(lang: str, grammar: str, path: str, module: str, source: bytes) -> Pa
         path=path,
         lang=lang,
         module=module,
-        loc=source.count(b"\n") + (1 if source and not source.endswith(b"\n") else 0),
+        loc=count_lines(source),
         symbols=tuple(walker.symbols.values()),
         syntax_errors=_count_errors(root),
         data=walker.data(),

@@ -80,6 +80,7 @@ from tree_sitter import Node, Parser
 
 from ingest.facts import RESOLUTIONS, Edge, ParsedFile, Symbol
 from ingest.languages.syntax import count_errors as _count_errors
+from ingest.languages.syntax import count_lines
 from ingest.languages.syntax import line as _line
 from ingest.languages.syntax import text as _text
 
@@ -1385,7 +1386,7 @@ class PythonLanguage:
             walker.visit_children(root, top)
         except RecursionError:
             errors += 1
-        loc = source.count(b"\n") + (1 if source and not source.endswith(b"\n") else 0)
+        loc = count_lines(source)
         data = PyModule(
             is_package, tuple(s.freeze() for s in walker.scopes), tuple(walker.imports), tuple(walker.calls)
         )

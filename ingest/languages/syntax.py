@@ -27,3 +27,8 @@ def count_errors(root: Node) -> int:
         if node.has_error:
             stack.extend(node.children)
     return count
+
+
+def count_lines(source: bytes) -> int:
+    """Lines of a file, the last one counted even without a trailing newline."""
+    return source.count(b"\n") + (1 if source and not source.endswith(b"\n") else 0)
