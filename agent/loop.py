@@ -14,17 +14,18 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent import records
-from agent.context import Budget, ContextBuilder, Prompt, State
-from agent.errors import LLMError
-from agent.guards import Guard, Limits
-from agent.llm import LLMClient, LLMConfig, Reply
-from agent.plan import Plan
-from agent.summaries import SUMMARY_SYSTEM, Summary, parse_llm_summary, structural
-from agent.tokens import Tokenizer, encoding_for
-from agent.tools import MalformedCall, Toolbox, ToolResult, parse_arguments, tool_specs
-from agent.workspace import Workspace
-from ingest.pipeline import Ingestor
+from kg.agent import records
+from kg.agent.context import Budget, ContextBuilder, Prompt, State
+from kg.agent.errors import LLMError
+from kg.agent.guards import Guard, Limits
+from kg.agent.llm import LLMClient, LLMConfig, Reply
+from kg.agent.plan import Plan
+from kg.agent.summaries import SUMMARY_SYSTEM, Summary, parse_llm_summary, structural
+from kg.agent.tokens import Tokenizer, encoding_for
+from kg.agent.tools import MalformedCall, Toolbox, ToolResult, parse_arguments, tool_specs
+from kg.agent.workspace import Workspace
+from kg.ingest.pipeline import Ingestor
+
 from kg.store import Store
 
 RESULT_CHARS = 4000  # a turn's result as stored (the prompt cuts it further, by tokens)

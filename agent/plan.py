@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 import yaml
-
-from agent.errors import PlanError
+from kg.agent.errors import PlanError
 
 _BULLET = re.compile(r"^\s*[-*+]\s+(?:\[[ xX]\]\s+)?`?(?P<path>[\w./-]+\.\w+)`?\s*(?:[:—–-]+\s*)?(?P<desc>.*)$")
 _USES = re.compile(r"\(?\buses?:\s*(?P<list>[^)]*)\)?\s*$", re.IGNORECASE)

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from agent.errors import RunNotFound
-from agent.plan import Plan
+from kg.agent.errors import RunNotFound
+from kg.agent.plan import Plan
+
 from kg.store import Store
 
 RUN_STATUSES = ("running", "completed", "max_iterations", "max_time", "aborted", "incomplete")

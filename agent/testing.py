@@ -16,7 +16,7 @@ plus optional `"delay": seconds` (the first time it is served only) and `"usage"
 usage, the server reports one computed with cl100k over the request (prompt), the arguments (completion) and the
 system message (cached), like an endpoint with prefix caching would.
 
-    python -m agent.testing TRANSCRIPT [--port 8099]     serve it for `kg agent run --base-url http://…/v1`
+    python -m kg.agent.testing TRANSCRIPT [--port 8099]     serve it for `kg agent run --base-url http://…/v1`
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from agent.tokens import Tokenizer
+from kg.agent.tokens import Tokenizer
 
 
 def load_transcript(path: Path) -> list[dict[str, Any]]:

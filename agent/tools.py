@@ -12,8 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agent.errors import WorkspaceError
-from agent.workspace import Workspace
+from kg.agent.errors import WorkspaceError
+from kg.agent.workspace import Workspace
+
 from kg.errors import KgError
 from kg.store import Store
 

@@ -12,7 +12,7 @@ import os
 import re
 from pathlib import Path, PurePosixPath
 
-from agent.errors import WorkspaceError
+from kg.agent.errors import WorkspaceError
 
 MAX_READ_CHARS = 6000
 

@@ -25,15 +25,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agent.context import ContextBuilder
-from agent.guards import Limits
-from agent.llm import LLMClient, LLMConfig
-from agent.loop import AgentLoop, RunOptions
-from agent.plan import parse_markdown
-from agent.testing import ReplayServer
-from agent.tokens import Tokenizer
-from agent.tools import tool_specs
-from ingest.pipeline import Ingestor
+from kg.agent.context import ContextBuilder
+from kg.agent.guards import Limits
+from kg.agent.llm import LLMClient, LLMConfig
+from kg.agent.loop import AgentLoop, RunOptions
+from kg.agent.plan import parse_markdown
+from kg.agent.testing import ReplayServer
+from kg.agent.tokens import Tokenizer
+from kg.agent.tools import tool_specs
+from kg.ingest.pipeline import Ingestor
+
 from kg import settings as kg_settings
 from kg.graph import open_graph
 from kg.store import Store
@@ -86,7 +87,7 @@ def django_context(store: Store, samples: int) -> dict[str, Any]:
         f"- `{p}` — existing django module\n" for p in DJANGO_USES) + (
         f"- `benchapp/views.py` — views over querysets and requests (uses: {', '.join(DJANGO_USES)})\n"
         "- `benchapp/urls.py` — routes to the views (uses: benchapp/views.py)\n")
-    from agent import records
+    from kg.agent import records
 
     plan = parse_markdown(plan_text)
     plan_id = records.put_plan(store, plan, DJANGO_REPO)

@@ -89,9 +89,10 @@ class Stopwatch:
 
 def install_stopwatch(watch: Stopwatch) -> None:
     """Wrap kg's Store/Transaction writes and the pipeline's phases so each one is timed (this process only)."""
-    import ingest.pipeline as pipeline
-    from ingest.project import RepoState
-    from ingest.writer import GraphWriter
+    import kg.ingest.pipeline as pipeline
+    from kg.ingest.project import RepoState
+    from kg.ingest.writer import GraphWriter
+
     from kg.store import Store, Transaction
 
     def wrap_write(owner: type, prefix: str) -> None:
@@ -265,8 +266,8 @@ def change_literal(path: Path, rng: random.Random) -> str | None:
 
 
 def child_parse(root: Path) -> dict[str, Any]:
-    from ingest.languages import by_name, language_for
-    from ingest.walk import walk
+    from kg.ingest.languages import by_name, language_for
+    from kg.ingest.walk import walk
 
     began = time.perf_counter()
     tree = walk(root)
@@ -362,8 +363,9 @@ def _updates(store: Any, ingestor: Any, root: Path, watch: Stopwatch, count: int
 def child_ingest(root: Path, repo: str, cache_dir: Path, updates: int, seed: int, budget: float,
                  result: dict[str, Any]) -> dict[str, Any]:
     """Fills `result` as it goes, so the caller can write what was measured even when a step raises."""
-    from ingest.pipeline import Ingestor
-    from ingest.writer import GraphWriter
+    from kg.ingest.pipeline import Ingestor
+    from kg.ingest.writer import GraphWriter
+
     from kg.store import Store
     from tests.conftest import test_server_settings
 
@@ -572,7 +574,8 @@ def ensure_server() -> None:
 
 
 def forget(repo: str) -> float:
-    from ingest.writer import GraphWriter
+    from kg.ingest.writer import GraphWriter
+
     from kg.store import Store
     from tests.conftest import test_server_settings
 

@@ -25,8 +25,9 @@ from typing import Any
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from ingest.pipeline import Ingestor  # noqa: E402
-from ingest.writer import GraphWriter  # noqa: E402
+from kg.ingest.pipeline import Ingestor  # noqa: E402
+from kg.ingest.writer import GraphWriter  # noqa: E402
+
 from kg import settings as kg_settings  # noqa: E402
 from kg.graph import open_graph  # noqa: E402
 from kg.navigate import answers  # noqa: E402

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.facts import ParsedFile
+from kg.ingest.facts import ParsedFile
 
 VERSION = 5  # bump when a ParsedFile's data changes shape
 

@@ -6,12 +6,12 @@ from pathlib import Path
 from typing import Any
 
 import click
+from kg.ingest.pipeline import Ingestor, IngestReport
+from kg.ingest.writer import GraphWriter
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from ingest.pipeline import Ingestor, IngestReport
-from ingest.writer import GraphWriter
 from kg.cli import Context, emit_json, json_option, out, pass_context
 from kg.render import progress_bar
 
@@ -36,7 +36,7 @@ def ingest(ctx: Context, path: Path, repo: str | None, role: str, excludes: tupl
             report = ingestor.run()
         show(report)
         if watch:
-            from ingest.watch import watch
+            from kg.ingest.watch import watch
 
             if not as_json:
                 out.print(f"[dim]watching {ingestor.root} — Ctrl-C stops[/]")

@@ -19,14 +19,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ingest.cache import VERSION as CACHE_VERSION
-from ingest.cache import CachedParse, ParseCache
-from ingest.documents import chunk_document
-from ingest.facts import ParsedFile
-from ingest.languages import by_name, language_for
-from ingest.project import RepoState, mentioned_names
-from ingest.walk import SourceFile, content_hash, decode, walk
-from ingest.writer import FileWrite, GraphWriter
+from kg.ingest.cache import VERSION as CACHE_VERSION
+from kg.ingest.cache import CachedParse, ParseCache
+from kg.ingest.documents import chunk_document
+from kg.ingest.facts import ParsedFile
+from kg.ingest.languages import by_name, language_for
+from kg.ingest.project import RepoState, mentioned_names
+from kg.ingest.walk import SourceFile, content_hash, decode, walk
+from kg.ingest.writer import FileWrite, GraphWriter
+
 from kg.errors import InputError
 from kg.store import Store
 

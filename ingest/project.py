@@ -18,8 +18,8 @@ from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ingest.facts import Edge, ParsedFile
-from ingest.languages import Language, by_name
+from kg.ingest.facts import Edge, ParsedFile
+from kg.ingest.languages import Language, by_name
 
 _IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 

@@ -28,8 +28,7 @@ from pathlib import Path
 from typing import Literal
 
 import pathspec
-
-from ingest.documents import document_kind
+from kg.ingest.documents import document_kind
 
 FileKind = Literal["code", "document"]
 
@@ -84,7 +83,7 @@ class WalkResult:
 def code_matcher() -> Callable[[str], bool]:
     """A predicate telling code files, from the language registry when it imports, else from a fixed table."""
     try:
-        from ingest.languages import language_for
+        from kg.ingest.languages import language_for
 
         language_for("probe.py")  # imports every language module: fails here, once, if one is missing
     except Exception:  # any failure to load the registry means "use the table"

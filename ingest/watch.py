@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from kg.ingest.pipeline import Ingestor, IngestReport
 from watchfiles import watch as file_events
-
-from ingest.pipeline import Ingestor, IngestReport
 
 
 def watch(ingestor: Ingestor, stop_after: int | None = None) -> Iterator[IngestReport]:

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ingest.documents import Document
-from ingest.facts import Edge, ParsedFile
+from kg.ingest.documents import Document
+from kg.ingest.facts import Edge, ParsedFile
+
 from kg.store import Store, Transaction
 
 _LABELS = {"class": "Class", "function": "Function", "method": "Method", "variable": "Variable"}

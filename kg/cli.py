@@ -17,7 +17,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-import queries
+from kg import queries
 from kg import settings as settings_module
 from kg.errors import KgError
 from kg.graph import open_graph

@@ -15,7 +15,7 @@ from typing import Any
 import neo4j
 from neo4j import exceptions as neo4j_errors
 
-import queries
+from kg import queries
 from kg.errors import AuthFailed, GraphUnavailable, QueryError
 from kg.settings import Settings
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from ingest.facts import RESOLUTIONS, Edge, ParsedFile
-from ingest.languages import Language
+from kg.ingest.facts import RESOLUTIONS, Edge, ParsedFile
+from kg.ingest.languages import Language
 
 
 def case_sources(case: Path, extensions: Sequence[str]) -> dict[str, bytes]:

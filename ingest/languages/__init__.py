@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import PurePosixPath
 from typing import Protocol
 
-from ingest.facts import Edge, ParsedFile
+from kg.ingest.facts import Edge, ParsedFile
 
 
 class Language(Protocol):
@@ -39,7 +39,7 @@ _MODULES = ("python", "javascript", "go")
 def languages() -> tuple[Language, ...]:
     found = []
     for name in _MODULES:
-        module = importlib.import_module(f"ingest.languages.{name}")
+        module = importlib.import_module(f"kg.ingest.languages.{name}")
         found.extend(getattr(module, "LANGUAGES", None) or [module.LANGUAGE])
     return tuple(found)
 

@@ -37,13 +37,12 @@ from pathlib import PurePosixPath
 import tree_sitter as ts
 import tree_sitter_javascript
 import tree_sitter_typescript
-
-from ingest.facts import Edge, ParsedFile, Symbol
-from ingest.languages.project_cache import per_project
-from ingest.languages.syntax import count_errors as _count_errors
-from ingest.languages.syntax import count_lines
-from ingest.languages.syntax import line as _line
-from ingest.languages.syntax import text as _text
+from kg.ingest.facts import Edge, ParsedFile, Symbol
+from kg.ingest.languages.project_cache import per_project
+from kg.ingest.languages.syntax import count_errors as _count_errors
+from kg.ingest.languages.syntax import count_lines
+from kg.ingest.languages.syntax import line as _line
+from kg.ingest.languages.syntax import text as _text
 
 MAX_CANDIDATES = 8
 MAX_DEPTH = 600  # deeper trees (minified bundles) are not descended further

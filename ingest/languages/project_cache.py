@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
-from ingest.facts import ParsedFile
+from kg.ingest.facts import ParsedFile
 
 Table = TypeVar("Table")
 Project = Mapping[str, ParsedFile]

@@ -75,14 +75,13 @@ from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 import tree_sitter_python
+from kg.ingest.facts import RESOLUTIONS, Edge, ParsedFile, Symbol
+from kg.ingest.languages.syntax import count_errors as _count_errors
+from kg.ingest.languages.syntax import count_lines
+from kg.ingest.languages.syntax import line as _line
+from kg.ingest.languages.syntax import text as _text
 from tree_sitter import Language as TSLanguage
 from tree_sitter import Node, Parser
-
-from ingest.facts import RESOLUTIONS, Edge, ParsedFile, Symbol
-from ingest.languages.syntax import count_errors as _count_errors
-from ingest.languages.syntax import count_lines
-from ingest.languages.syntax import line as _line
-from ingest.languages.syntax import text as _text
 
 Chain = tuple[str, ...]  # ("a", "b", "()", "[]", "c"); roots "<lit>" / "?" mean "not a name"
 

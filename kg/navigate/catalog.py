@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 
-import queries
+from kg import queries
 
 _PARAM = re.compile(r"^\s*:param\s+([A-Za-z_][A-Za-z0-9_]*)\s*=>\s*(.*?)\s*;?\s*$")
 _USED = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from kg.agent import records
+from kg.agent.guards import Limits
+from kg.agent.testing import ReplayServer
 
-from agent import records
-from agent.guards import Limits
-from agent.testing import ReplayServer
 from kg.cli import cli
 from kg.store import Store
 from tests.integration.test_agent_helpers import GREET, MAIN, call, nf, run_plan, turns, write

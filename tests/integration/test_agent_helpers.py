@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agent.context import Budget
-from agent.guards import Limits
-from agent.llm import LLMClient, LLMConfig
-from agent.loop import AgentLoop, RunOptions, RunOutcome
-from agent.plan import parse_markdown
-from agent.testing import ReplayServer
+from kg.agent.context import Budget
+from kg.agent.guards import Limits
+from kg.agent.llm import LLMClient, LLMConfig
+from kg.agent.loop import AgentLoop, RunOptions, RunOutcome
+from kg.agent.plan import parse_markdown
+from kg.agent.testing import ReplayServer
+
 from kg.store import Store
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

@@ -12,14 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from kg.agent import records
+from kg.agent.context import Budget
+from kg.agent.guards import Limits
+from kg.agent.llm import LLMClient, LLMConfig
+from kg.agent.local_llm import LlamaServer, available
+from kg.agent.loop import AgentLoop, RunOptions
+from kg.agent.plan import parse_markdown
 
-from agent import records
-from agent.context import Budget
-from agent.guards import Limits
-from agent.llm import LLMClient, LLMConfig
-from agent.local_llm import LlamaServer, available
-from agent.loop import AgentLoop, RunOptions
-from agent.plan import parse_markdown
 from kg.store import Store
 
 pytestmark = pytest.mark.skipif(available() is not None, reason=f"real local LLM unavailable: {available()}")

@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from kg.agent import records
+from kg.agent.context import Budget
+from kg.agent.errors import LLMTimeout
+from kg.agent.guards import Limits
+from kg.agent.loop import AgentLoop
+from kg.agent.plan import load_plan
+from kg.agent.testing import ReplayServer
 
-from agent import records
-from agent.context import Budget
-from agent.errors import LLMTimeout
-from agent.guards import Limits
-from agent.loop import AgentLoop
-from agent.plan import load_plan
-from agent.testing import ReplayServer
 from kg.cli import cli
 from kg.settings import Settings
 from kg.store import Store

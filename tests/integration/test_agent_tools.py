@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agent.loop import AgentLoop
-from agent.plan import load_plan
-from agent.testing import ReplayServer
-from ingest.pipeline import Ingestor
+from kg.agent.loop import AgentLoop
+from kg.agent.plan import load_plan
+from kg.agent.testing import ReplayServer
+from kg.ingest.pipeline import Ingestor
+
 from kg.store import Store
 from tests.integration.test_agent_helpers import EXAMPLE_PLAN, EXAMPLE_TRANSCRIPT, REPO_ROOT, client
 
@@ -54,7 +55,7 @@ def test_every_agent_query_runs_with_its_browser_params(store: Store) -> None:
     """LLM used: none. Each queries/agent/*.cypher runs as a person would paste it into Neo4j Browser."""
     import re
 
-    import queries
+    from kg import queries
 
     names = [n for n in queries.names() if n.startswith("agent/")]
     assert len(names) >= 20

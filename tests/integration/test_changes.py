@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from kg.ingest.pipeline import Ingestor
 
-from ingest.pipeline import Ingestor
 from kg.navigate.changes import changes, parse_diff
 from kg.store import Store
 from tests.sdists import sdist

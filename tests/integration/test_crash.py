@@ -9,9 +9,9 @@ import threading
 from pathlib import Path
 
 import pytest
+from kg.ingest.pipeline import Ingestor
+from kg.ingest.writer import GraphWriter
 
-from ingest.pipeline import Ingestor
-from ingest.writer import GraphWriter
 from kg import settings as kg_settings
 from kg.errors import GraphUnavailable, KgError
 from kg.server import local

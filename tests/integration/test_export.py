@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from kg.ingest.pipeline import Ingestor
 
-from ingest.pipeline import Ingestor
 from kg.errors import InputError
 from kg.export import callgraph
 from kg.store import Store

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-import queries
+from kg import queries
 from kg.errors import AuthFailed, GraphUnavailable, QueryError
 from kg.settings import Settings
 from kg.store import Store

@@ -6,9 +6,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from kg.ingest.pipeline import Ingestor
+from kg.ingest.writer import GraphWriter
 
-from ingest.pipeline import Ingestor
-from ingest.writer import GraphWriter
 from kg.errors import InputError
 from kg.store import Store
 from tests.graph_snapshot import snapshot
@@ -176,7 +176,7 @@ def test_watch_applies_an_edit_within_one_batch(store: Store, tmp_path: Path) ->
     import threading
     import time
 
-    from ingest.watch import watch
+    from kg.ingest.watch import watch
 
     work = tmp_path / "tinyshop"
     shutil.copytree(TINYSHOP, work)

@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 import anyio
+from kg.ingest.pipeline import Ingestor
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from ingest.pipeline import Ingestor
 from kg.navigate.mcp_server import tool_names
 from kg.settings import Settings
 from kg.store import Store

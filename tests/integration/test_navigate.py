@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from kg.ingest.pipeline import Ingestor
 
-from ingest.pipeline import Ingestor
 from kg.cli import cli
 from kg.errors import InputError, QueryError
 from kg.navigate import answers
@@ -43,7 +43,7 @@ def column(answer: answers.Answer, name: str) -> list:
 def test_query_file_runs_in_neo4j_with_its_own_param_values(graph: Store, name: str) -> None:
     info = describe(name)
     params = {key: graph.read_text(f"RETURN {literal} AS v")[0]["v"] for key, literal in info.examples.items()}
-    from queries import load
+    from kg.queries import load
 
     graph.read_text("EXPLAIN " + load(name), **params)  # raises QueryError on a bad query or a missing parameter
 
@@ -233,6 +233,6 @@ def test_changes_maps_a_diff_to_symbols_and_tests(graph: Store, tmp_path: Path) 
         with pytest.raises(InputError, match="git diff"):
             changes(graph, work, since="no-such-revision")
     finally:
-        from ingest.writer import GraphWriter
+        from kg.ingest.writer import GraphWriter
 
         GraphWriter(graph, "shop-changes").forget_repo()

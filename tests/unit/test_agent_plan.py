@@ -5,14 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from agent.errors import PlanError, WorkspaceError
-from agent.guards import Guard, Limits
-from agent.plan import load_plan, parse_markdown, parse_yaml
-from agent.summaries import Summary, parse_llm_summary
-from agent.tokens import Tokenizer
-from agent.tools import MalformedCall, parse_arguments
-from agent.workspace import Workspace
+from kg.agent.errors import PlanError, WorkspaceError
+from kg.agent.guards import Guard, Limits
+from kg.agent.plan import load_plan, parse_markdown, parse_yaml
+from kg.agent.summaries import Summary, parse_llm_summary
+from kg.agent.tokens import Tokenizer
+from kg.agent.tools import MalformedCall, parse_arguments
+from kg.agent.workspace import Workspace
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "plans" / "calculator.md"
 

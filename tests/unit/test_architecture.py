@@ -1,5 +1,5 @@
-"""Imports flow one way: agent → ingest → kg → queries. kg never imports ingest or agent; ingest never talks to
-neo4j directly; queries imports nothing of kg's."""
+"""Imports flow one way: agent → ingest → kg → queries (installed as kg.agent, kg.ingest, kg and kg.queries). kg's
+core never imports ingest or agent; ingest never talks to neo4j directly; queries imports nothing of kg's."""
 
 from __future__ import annotations
 
@@ -9,11 +9,20 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-FORBIDDEN = {
+FORBIDDEN = {  # folder → the layers (or libraries) its code must not import
     "kg": {"ingest", "agent", "tree_sitter"},
     "ingest": {"agent", "neo4j"},
     "queries": {"kg", "ingest", "agent", "neo4j"},
 }
+_LAYERS = {"kg.ingest": "ingest", "kg.agent": "agent", "kg.queries": "queries"}
+
+
+def _layer(module: str) -> str:
+    """`kg.ingest.walk` → `ingest`, `kg.store` → `kg`, `neo4j.exceptions` → `neo4j`."""
+    for prefix, layer in _LAYERS.items():
+        if module == prefix or module.startswith(prefix + "."):
+            return layer
+    return module.split(".")[0]
 
 
 def imported_top_levels(path: Path) -> set[str]:
@@ -21,9 +30,11 @@ def imported_top_levels(path: Path) -> set[str]:
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names |= {alias.name.split(".")[0] for alias in node.names}
+            names |= {_layer(alias.name) for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module.split(".")[0])
+            names.add(_layer(node.module))
+            if node.module == "kg":  # `from kg import queries`
+                names |= {_LAYERS[f"kg.{a.name}"] for a in node.names if f"kg.{a.name}" in _LAYERS}
     return names
 
 

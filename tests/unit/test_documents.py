@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from ingest.documents import MAX_CHUNK_CHARS, WINDOW_LINES, Chunk, Document, chunk_document, document_kind
+from kg.ingest.documents import MAX_CHUNK_CHARS, WINDOW_LINES, Chunk, Document, chunk_document, document_kind
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "documents"
 

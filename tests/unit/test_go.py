@@ -9,8 +9,8 @@ import pickle
 from pathlib import Path
 
 import pytest
+from kg.ingest.languages.go import LANGUAGE as GO
 
-from ingest.languages.go import LANGUAGE as GO
 from tests.expectations import assert_case
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "go"

@@ -15,8 +15,8 @@ import pickle
 from pathlib import Path
 
 import pytest
+from kg.ingest.languages.javascript import JAVASCRIPT, LANGUAGES, TYPESCRIPT
 
-from ingest.languages.javascript import JAVASCRIPT, LANGUAGES, TYPESCRIPT
 from tests.expectations import assert_case
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from ingest.languages import by_name
+from kg.ingest.languages import by_name
 
 PY = by_name("python")
 BASE = (b"import os\n\n\nclass A:\n    def m(self):\n        return os.getcwd()\n\n\n"

@@ -7,9 +7,9 @@ import pickle
 from pathlib import Path
 
 import pytest
+from kg.ingest.facts import RESOLUTIONS, Edge, ParsedFile
+from kg.ingest.languages.python import LANGUAGE
 
-from ingest.facts import RESOLUTIONS, Edge, ParsedFile
-from ingest.languages.python import LANGUAGE
 from tests.expectations import assert_case, case_sources
 from tests.expectations import load_case as load_cases
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-import queries
+from kg import queries
 from kg.navigate.catalog import catalog, describe, source
 
 NAVIGATION = [info.name for info in catalog()]

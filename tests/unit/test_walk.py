@@ -11,8 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
-from ingest.walk import (
+from kg.ingest.walk import (
     Skipped,
     SourceFile,
     code_matcher,
@@ -61,7 +60,7 @@ def test_file_kind_takes_the_code_decision_from_the_given_predicate() -> None:
 
 
 def test_code_matcher_falls_back_to_a_table_when_the_registry_cannot_load(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "ingest.languages", None)  # makes `from ingest.languages import ...` fail
+    monkeypatch.setitem(sys.modules, "kg.ingest.languages", None)  # makes `from ingest.languages import ...` fail
     is_code = code_matcher()
     assert is_code("a/b.py") and is_code("x.go") and is_code("y.tsx")
     assert not is_code("README.md") and not is_code("image.png")
