@@ -8,12 +8,12 @@ tree (`kg ingest` again, or keep `kg ingest --watch` running). A pure deletion t
 from __future__ import annotations
 
 import re
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kg.errors import InputError
+from kg.git import git
 from kg.navigate.answers import Answer, impact_of, tests_for_targets
 from kg.navigate.targets import Target
 from kg.store import Store
@@ -53,17 +53,10 @@ def parse_diff(text: str) -> list[FileChange]:
 
 def git_diff(root: Path, since: str | None = None, staged: bool = False) -> str:
     """`git diff -U0` of the working tree (or the index with `staged`) against `since` (default HEAD)."""
-    args = ["git", "-C", str(root), "diff", "-U0", "--no-color", "--no-ext-diff", "--relative"]
+    args = ["diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--relative"]
     args += ["--staged"] if staged else []
-    args += [since] if since else ([] if staged else ["HEAD"])
-    try:
-        done = subprocess.run(args, capture_output=True, text=True, check=False)
-    except FileNotFoundError as e:
-        raise InputError("git is not installed: kg changes reads `git diff`") from e
-    if done.returncode != 0:
-        first = (done.stderr.strip().splitlines() or ["git diff failed"])[0]
-        raise InputError(f"git diff in {root} failed: {first}")
-    return done.stdout
+    revisions = (since,) if since else (() if staged else ("HEAD",))
+    return git(root, *args, revisions=revisions)
 
 
 def repo_for(store: Store, path: Path | None, repo: str | None) -> tuple[str, Path]:
