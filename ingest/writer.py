@@ -8,6 +8,7 @@ so the next ingest redoes it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -95,7 +96,7 @@ class GraphWriter:
         for s in f.symbols:
             yield {"key": self._key(s.qname), "path": f.path, "qname": s.qname, "name": s.name, "kind": s.kind,
                    "label": _LABELS[s.kind], "start_line": s.start_line, "end_line": s.end_line,
-                   "signature": s.signature, "doc": s.doc}
+                   "signature": s.signature, "doc": s.doc, "test": is_test(f.path, s.name, s.kind)}
 
     def _defines_rows(self, f: ParsedFile) -> Iterable[dict]:
         for s in f.symbols:
@@ -126,3 +127,12 @@ class GraphWriter:
         return {"key": self._key(d.path), "path": d.path, "kind": d.kind, "title": d.title, "error": d.error,
                 "chunks": [{"ordinal": c.ordinal, "heading": c.heading, "text": c.text, "start_line": c.start_line,
                             "end_line": c.end_line} for c in d.chunks]}
+
+
+_TEST_FILE = re.compile(r"(.*/)?(tests?/.*|test_[^/]*\.py|[^/]*_test\.(py|go))")
+
+
+def is_test(path: str, name: str, kind: str) -> bool:
+    """A test function or method as kg's queries see one (tests_for.cypher uses the same rule): named test*, in a
+    tests/ or test/ folder or a test_*.py, *_test.py or *_test.go file. Labelled :Test so Browser can colour it."""
+    return kind in ("function", "method") and name.lower().startswith("test") and bool(_TEST_FILE.fullmatch(path))

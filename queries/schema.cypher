@@ -6,7 +6,7 @@
 //   (:Module {key "<repo>:<path>", repo, path, qname, qkey "<repo>:<qname>", lang, loc, hash, syntax_errors,
 //             bad_encoding, summary*})                          summary* are written by the agent
 //   (:Symbol:Class|:Function|:Method|:Variable {key "<repo>:<qname>", repo, path, qname, name, kind,
-//             start_line, end_line, signature, doc})
+//             start_line, end_line, signature, doc})          a test function or method is also :Test
 //   (:Module|:Symbol)-[:DEFINES]->(:Symbol)                     module → top level, class → method, fn → nested
 //   (:Module|:Symbol)-[:CALLS|IMPORTS|INHERITS {line, resolution, confidence}]->(:Module|:Symbol|:External)
 //   (:External {name, kind: external|builtin|unresolved})       `requests.get`, `<builtin>.len`, `<unresolved>.f`

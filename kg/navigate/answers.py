@@ -6,7 +6,9 @@ knows how many rows there were before `limit` cut it, so both can say what was l
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from kg.errors import InputError, QueryError
@@ -74,8 +76,8 @@ def callers(store: Store, symbol: str, repo: str | None = None, depth: int = 1, 
     target = _symbol(store, symbol, repo, "callers")
     rows, total = fetch(store, "callers", limit, repo=target.repo, qname=target.qname, depth=_depth(depth),
                         min_confidence=min_confidence)
-    return Answer(f"callers of {target.qname} (depth ≤ {depth})", ["depth", "caller", "kind", "path", "line",
-                  "calls", "resolution", "confidence"], rows, total, limit, "callers", target=target)
+    return Answer(f"callers of {target.qname} (depth ≤ {depth})", ["depth", "caller", "kind", "call_path", "call_line",
+                  "path", "line", "calls", "resolution", "confidence"], rows, total, limit, "callers", target=target)
 
 
 def callees(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
@@ -83,8 +85,9 @@ def callees(store: Store, symbol: str, repo: str | None = None, depth: int = 1, 
     target = _symbol(store, symbol, repo, "callees")
     rows, total = fetch(store, "callees", limit, repo=target.repo, qname=target.qname, depth=_depth(depth),
                         min_confidence=min_confidence)
-    return Answer(f"callees of {target.qname} (depth ≤ {depth})", ["depth", "callee", "kind", "path", "line",
-                  "from", "resolution", "confidence"], rows, total, limit, "callees", target=target)
+    return Answer(f"callees of {target.qname} (depth ≤ {depth})", ["depth", "callee", "kind", "call_path",
+                  "call_line", "from", "path", "line", "resolution", "confidence"], rows, total, limit, "callees",
+                  target=target)
 
 
 def impact(store: Store, symbols: list[str], repo: str | None = None, depth: int = 5, min_confidence: float = 0.0,
@@ -141,15 +144,71 @@ def cycles(store: Store, repo: str | None = None, max_length: int = 4, limit: in
                   limit, "cycles")
 
 
-def dead_code(store: Store, repo: str | None = None, include_maybe: bool = False, limit: int = 50) -> Answer:
+def dead_code(store: Store, repo: str | None = None, include_maybe: bool = False, include_public: bool = False,
+              limit: int = 50) -> Answer:
+    """Unused functions, methods and classes, each with why and how sure. Public API (`public`) and uncertain cases
+    (`maybe`) are counted in the notes and listed only when asked for."""
     name = pick_repo(store, repo)
-    rows = store.read("dead_code", repo=name, limit=FETCH_CAP)
-    maybe = [r for r in rows if r["status"] == "maybe"]
-    kept = rows if include_maybe else [r for r in rows if r["status"] == "dead"]
-    notes = [] if include_maybe or not maybe else [
-        f"{len(maybe)} more are maybe alive (unresolved or dynamic calls by name, closures, overrides): --maybe"]
-    return Answer(f"dead code in {name}", ["status", "symbol", "kind", "path", "line", "lines", "note"],
+    rows = settle_properties(store, name, store.read("dead_code", repo=name, limit=FETCH_CAP))
+    rows.sort(key=lambda r: (_STATUS_ORDER[r["status"]], r["path"], r["line"]))
+    shown = {"dead"} | ({"public"} if include_public else set()) | ({"maybe"} if include_maybe else set())
+    kept = [r for r in rows if r["status"] in shown]
+    notes = []
+    public = sum(r["status"] == "public" for r in rows)
+    if public and not include_public:
+        notes.append(f"{public} public names of its packages are unused inside the project (other projects may "
+                     "use them): include_public / --public lists them")
+    maybe = sum(r["status"] == "maybe" for r in rows)
+    if maybe and not include_maybe:
+        notes.append(f"{maybe} more may be alive (unresolved or dynamic calls by name, closures, overrides): "
+                     "include_maybe / --maybe lists them")
+    return Answer(f"dead code in {name}", ["status", "symbol", "kind", "path", "line", "lines", "confidence", "why"],
                   kept[:limit], len(kept), limit, "symbols", notes)
+
+
+_STATUS_ORDER = {"dead": 0, "public": 1, "maybe": 2}
+_ATTRIBUTE_READ = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*\()")
+
+
+def settle_properties(store: Store, repo: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Decide the properties the graph cannot: it records calls, not attribute reads, so a property counts as used
+    when `.name` is read (not called) anywhere in the repository's code files. Without the files (moved, or the
+    graph is elsewhere) a property stays `maybe`."""
+    properties = [r for r in rows if r.get("property")]
+    if not properties:
+        return rows
+    read = attribute_reads(store, repo)
+    if read is None:
+        return rows
+    settled = []
+    for row in rows:
+        if not row.get("property"):
+            settled.append(row)
+        elif row["symbol"].rsplit(".", 1)[-1] not in read:
+            status = "public" if row.get("public") else "dead"
+            settled.append({**row, "status": status, "confidence": 0.7 if status == "dead" else 0.4,
+                            "why": f"a property nothing in the project reads (no `.{row['symbol'].rsplit('.', 1)[-1]}`"
+                                   " outside calls)"})
+    return settled
+
+
+def attribute_reads(store: Store, repo: str) -> set[str] | None:
+    """Every attribute name read with `.name` (not called) in the repository's code files, or None when its files
+    are not where the graph says they were ingested from."""
+    roots = [r["root"] for r in store.read("repos") if r["repo"] == repo]
+    root = Path(roots[0]) if roots and roots[0] else None
+    if root is None or not root.is_dir():
+        return None
+    names: set[str] = set()
+    for row in store.read("ingest/file_hashes", repo=repo):
+        if row["kind"] != "code":
+            continue
+        try:
+            text = (root / row["path"]).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        names.update(_ATTRIBUTE_READ.findall(text))
+    return names
 
 
 def hotspots(store: Store, repo: str | None = None, limit: int = 25) -> Answer:
