@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kg.errors import InputError, QueryError
+from kg.errors import InputError
+from kg.navigate import names
 from kg.navigate.catalog import describe
 from kg.navigate.targets import Target, pick_repo, resolve, resolve_all
 from kg.store import Store
@@ -67,7 +68,7 @@ def _symbol(store: Store, text: str, repo: str | None, question: str) -> Target:
     target = resolve(store, text, repo)
     if target.is_module:
         raise InputError(f"{target.qname} is a module; {question} needs a function, method or class "
-                         f"(try `kg impact {target.path}`)")
+                         f"(ask for the impact of {target.path} instead)")
     return target
 
 
@@ -218,18 +219,18 @@ def hotspots(store: Store, repo: str | None = None, limit: int = 25) -> Answer:
 
 
 def find(store: Store, text: str, repo: str | None = None, limit: int = 20) -> Answer:
-    """Exact definitions first (the dotted name or a dot-suffix of it), then fuzzy full-text matches."""
-    exact = store.read("find_symbol", symbol=text, repo=repo, limit=limit + 1)
-    fuzzy: list[dict[str, Any]] = []
-    try:
-        fuzzy = store.read("search_symbols", search=text, repo=repo, limit=limit + 1)
-    except QueryError as e:  # Lucene syntax errors in what a person typed: fall back to exact matches only
-        if not exact:
-            raise InputError(f"cannot search for {text!r}: {e}") from e
+    """Where `text` is defined: exact dotted names first, then fuzzy matches ranked by kg.navigate.names (prefix,
+    camel/snake parts, substring, typo, docstring). Full-text syntax (`check*`, `chekout~`) is used as typed."""
+    if not text.strip():
+        raise InputError("empty name: give part of a symbol's name, e.g. `Session` or `get_netrc`")
+    exact = store.read("find_symbol", symbol=text.strip(), repo=repo, limit=limit + 1)
+    rows = [{**r, "match": "exact", "score": 1.0} for r in exact]
     seen = {(r["repo"], r["qname"]) for r in exact}
-    rows = [{**r, "match": "exact"} for r in exact]
-    rows += [{**r, "match": f"fuzzy {r['score']}"} for r in fuzzy if (r["repo"], r["qname"]) not in seen]
-    return Answer(f"definitions of {text!r}", ["match", "qname", "kind", "path", "line", "signature"]
+    for r in names.near(store, text.strip(), repo):
+        if (r["repo"], r["qname"]) not in seen:
+            seen.add((r["repo"], r["qname"]))
+            rows.append(r)
+    return Answer(f"definitions of {text!r}", ["match", "score", "qname", "kind", "path", "line", "signature"]
                   + ([] if repo else ["repo"]), rows[:limit], len(rows), limit, "matches")
 
 

@@ -11,10 +11,14 @@ import re
 from dataclasses import dataclass
 
 from kg.errors import InputError
+from kg.navigate import names
 from kg.store import Store
 
 _PATH_LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+)$")
 _MAX_CANDIDATES = 20
+_SUGGESTIONS = 3
+# Errors reach people at a terminal and agents over MCP alike: name both ways of giving the repository.
+REPO_HINT = "name the repository (--repo; over MCP: the repo argument)"
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,7 @@ class AmbiguousName(InputError):
         shown = "\n".join(f"  {c.repo}:{c.label()}" for c in candidates[:_MAX_CANDIDATES])
         more = f"\n  … and {len(candidates) - _MAX_CANDIDATES} more" if len(candidates) > _MAX_CANDIDATES else ""
         super().__init__(f"{text!r} is ambiguous ({len(candidates)} candidates): give a longer dotted name, "
-                         f"path:line or --repo\n{shown}{more}")
+                         f"path:line or {REPO_HINT}\n{shown}{more}")
 
 
 def resolve(store: Store, text: str, repo: str | None = None) -> Target:
@@ -62,8 +66,7 @@ def resolve(store: Store, text: str, repo: str | None = None) -> Target:
     if exact:
         candidates = exact
     if not candidates:
-        where = f" in repository {repo!r}" if repo else ""
-        raise InputError(f"no symbol or module named {text!r}{where}: try `kg find {text}` for fuzzy matches")
+        raise InputError(not_found(store, text, repo))
     if len(candidates) > 1:
         symbols = [c for c in candidates if not c.is_module]
         if len(symbols) == 1 and all(c.qname == symbols[0].qname for c in candidates):
@@ -72,27 +75,37 @@ def resolve(store: Store, text: str, repo: str | None = None) -> Target:
     return candidates[0]
 
 
+def not_found(store: Store, text: str, repo: str | None) -> str:
+    """The error for a name nothing has: the closest names when there are some (what `find` would list first)."""
+    where = f" in repository {repo!r}" if repo else ""
+    near = names.near(store, text, repo, fetch=50)[:_SUGGESTIONS]
+    if not near:
+        return f"no symbol or module named {text!r}{where}, nor anything close: `find` searches by part of a name"
+    shown = ", ".join(f"{r['qname']}" + ("" if repo else f" ({r['repo']})") for r in near)
+    return f"no symbol or module named {text!r}{where}; closest: {shown} (`find {text}` lists more)"
+
+
 def resolve_all(store: Store, texts: list[str], repo: str | None = None) -> list[Target]:
     """Several targets that must live in one repository (a query walks one repository's graph)."""
     targets = [resolve(store, t, repo) for t in texts]
     repos = sorted({t.repo for t in targets})
     if len(repos) > 1:
-        raise InputError(f"the symbols belong to different repositories ({', '.join(repos)}): pass --repo")
+        raise InputError(f"the symbols belong to different repositories ({', '.join(repos)}): {REPO_HINT}")
     return targets
 
 
 def pick_repo(store: Store, repo: str | None) -> str:
     """The repository a whole-repo question is about: the one given, or the only one in the graph."""
-    names = [r["repo"] for r in store.read("repos")]
+    known = [r["repo"] for r in store.read("repos")]
     if repo:
-        if repo not in names:
-            raise InputError(f"no repository named {repo!r} in the graph (have: {', '.join(names) or 'none'})")
+        if repo not in known:
+            raise InputError(f"no repository named {repo!r} in the graph (have: {', '.join(known) or 'none'})")
         return repo
-    if len(names) == 1:
-        return names[0]
-    if not names:
-        raise InputError("the graph holds no repository: ingest one first (`kg ingest PATH`)")
-    raise InputError(f"the graph holds {len(names)} repositories ({', '.join(names)}): pass --repo")
+    if len(known) == 1:
+        return known[0]
+    if not known:
+        raise InputError("the graph holds no repository: ingest one first (in a terminal: `kg ingest PATH`)")
+    raise InputError(f"the graph holds {len(known)} repositories ({', '.join(known)}): {REPO_HINT}")
 
 
 def _at_line(store: Store, path: str, line: int, repo: str | None, text: str) -> Target:
