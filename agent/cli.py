@@ -143,8 +143,10 @@ def status(ctx: Context, run_id: str | None, limit: int, as_json: bool) -> None:
         if r["status"] == "running":
             out.print(f"[dim]if its process is gone (killed, crashed), `kg agent resume {r['id']}` continues it[/]",
                       highlight=False)
+        problems = dict(p.split(": ", 1) for p in r.get("problems") or [])
         for path in r.get("remaining") or []:
-            out.print(f"  remaining: {path}", highlight=False)
+            why = f" ({problems[path]})" if path in problems else ""
+            out.print(f"  remaining: {path}{why}", highlight=False)
         return
     table = Table(show_edge=False)
     for column in ("run", "status", "files", "turns", "model", "started"):
@@ -283,6 +285,8 @@ def _show(outcome: RunOutcome, as_json: bool) -> None:
     else:
         out.print(f"{_status(outcome.status)} · {outcome.done}/{outcome.total} files · {outcome.iterations} turns"
                   f" · {outcome.reason} · run {outcome.run_id}", highlight=False)
+        for path, problem in outcome.problems.items():
+            out.print(f"  [yellow]not done:[/] {path} {problem}", highlight=False)
     if outcome.status != "completed":
         sys.exit(2)
 

@@ -72,6 +72,7 @@ class RunOutcome:
     done: int
     total: int
     remaining: list[str]
+    problems: dict[str, str] = field(default_factory=dict)  # remaining file → why it is not done (does not parse)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -237,11 +238,13 @@ class AgentLoop:
         return tool_specs(([nxt.path] if nxt else []) + paths[: GUIDED_WINDOW - 1])
 
     def _finish(self, status: str, reason: str, progress: records.Progress, error: str = "") -> RunOutcome:
+        problems = {f.path: f.problem for f in progress.remaining if f.problem}
         records.put_run(self.store, self.run_id, self.plan_id, status=status, reason=reason, error=error,
                         iterations=self.guard.iterations, done=progress.done, total=progress.total,
-                        remaining=[f.path for f in progress.remaining], elapsed=round(self.guard.elapsed, 3))
+                        remaining=[f.path for f in progress.remaining], elapsed=round(self.guard.elapsed, 3),
+                        problems=[f"{path}: {problem}" for path, problem in problems.items()])
         return RunOutcome(self.run_id, status, reason, self.guard.iterations, progress.done, progress.total,
-                          [f.path for f in progress.remaining])
+                          [f.path for f in progress.remaining], problems)
 
     # ── what tools call back into ───────────────────────────────────────────────────────────────────────────────
 
@@ -254,18 +257,23 @@ class AgentLoop:
             {"path": f.path, "status": "written" if self.workspace.exists(f.path) else "planned", "turn": None}
             for f in progress.files])
 
-    def _after_write(self, path: str) -> str:
-        """Ingest the workspace (incremental: just this file and what depends on it), then summarise the file."""
-        report = self.ingestor.run()
+    def _after_write(self, path: str) -> tuple[bool, str]:
+        """Ingest the workspace (incremental: just this file and what depends on it), then summarise the file.
+        False when the file does not parse as its language: it stays remaining, and the model is told why."""
+        self.ingestor.run()
         records.mark_files(self.store, self.plan_id, [{"path": path, "status": "written",
                                                        "turn": self.guard.iterations + 1}])
+        planned = next((f for f in records.progress(self.store, self.plan_id, self.repo).files if f.path == path),
+                       None)
+        if planned and planned.problem:
+            return False, (f"Not done: {path} {planned.problem}. Write it again, whole, as valid source; a file "
+                           "counts only when it parses.")
         cards = self.store.read("agent/context_knowledge", repo=self.repo, plan=self.plan_id, next="", seeds=[path],
                                 max_neighbours=0, max_symbols=24, max_methods=6, max_references=0,
                                 max_decisions=0)[0]["cards"]
         if not cards:
-            return "Stored; kg does not parse this kind of file."
-        description = next((f.description for f in records.progress(self.store, self.plan_id, self.repo).files
-                            if f.path == path), "")
+            return True, "Stored; kg does not parse this kind of file."
+        description = planned.description if planned else ""
         try:
             summary = self._llm_summary(path) if self.options.summaries == "llm" else None
         except LLMError:  # the file is written and ingested: a failed summary call must not turn that into a failure
@@ -273,9 +281,7 @@ class AgentLoop:
         summary = summary or structural(cards[0], description)
         self.store.write("agent/module_summary_put", repo=self.repo, path=path, summary=summary.to_props())
         self.store.write("agent/decisions_link_module", plan=self.plan_id, repo=self.repo, path=path)
-        errors = report.syntax_errors.get(path)
-        warn = f" Warning: {errors} syntax error(s) — fix the file." if errors else ""
-        return f"Ingested: {len(cards[0]['symbols'])} public symbols; {summary.kind} summary stored.{warn}"
+        return True, f"Ingested: {len(cards[0]['symbols'])} public symbols; {summary.kind} summary stored."
 
     def _llm_summary(self, path: str) -> Summary | None:
         _, text, _ = self.workspace.read(path)

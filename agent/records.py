@@ -26,6 +26,7 @@ class FileProgress:
     description: str
     uses: tuple[str, ...]
     done: bool
+    problem: str | None = None  # why a written file is not done (it does not parse)
 
 
 @dataclass(frozen=True)
@@ -67,8 +68,8 @@ def put_plan(store: Store, plan: Plan, repo: str) -> str:
 
 def progress(store: Store, plan_id: str, repo: str) -> Progress:
     rows = store.read("agent/plan_progress", plan=plan_id, repo=repo)
-    return Progress(tuple(FileProgress(r["path"], r["description"] or "", tuple(r["uses"] or ()), bool(r["done"]))
-                          for r in rows))
+    return Progress(tuple(FileProgress(r["path"], r["description"] or "", tuple(r["uses"] or ()), bool(r["done"]),
+                                       r["problem"]) for r in rows))
 
 
 def mark_files(store: Store, plan_id: str, rows: list[dict[str, Any]]) -> None:

@@ -103,10 +103,11 @@ def _has_type(value: Any, expected: str) -> bool:
 
 
 class Toolbox:
-    """Executes tool calls for one run. `after_write(path)` ingests and summarises a written file."""
+    """Executes tool calls for one run. `after_write(path)` ingests and summarises a written file and says whether
+    it counts (a file that does not parse as its language is written but not done: the call fails)."""
 
     def __init__(self, store: Store, workspace: Workspace, repo: str, record_decision: Callable[..., str],
-                 after_write: Callable[[str], str]) -> None:
+                 after_write: Callable[[str], tuple[bool, str]]) -> None:
         self.store = store
         self.workspace = workspace
         self.repo = repo
@@ -123,8 +124,8 @@ class Toolbox:
 
     def _write_file(self, path: str, content: str) -> ToolResult:
         rel = self.workspace.write(path, content)
-        note = self._after_write(rel)
-        return ToolResult(True, f"wrote {rel} ({len(content.splitlines())} lines). {note}".strip(), wrote=rel)
+        ok, note = self._after_write(rel)
+        return ToolResult(ok, f"wrote {rel} ({len(content.splitlines())} lines). {note}".strip(), wrote=rel)
 
     def _read_file(self, path: str) -> ToolResult:
         rel, _ = self.workspace.resolve(path)
