@@ -78,7 +78,8 @@ def parse_arguments(name: str, raw: str | None) -> dict[str, Any]:
     if name not in TOOL_NAMES:
         raise MalformedCall(f"unknown tool {name!r}: use one of {', '.join(sorted(TOOL_NAMES))}")
     try:
-        args = json.loads(raw or "{}")
+        # strict=False: small models put raw newlines and tabs inside JSON strings (file content); the meaning is plain
+        args = json.loads(raw or "{}", strict=False)
     except json.JSONDecodeError as e:
         raise MalformedCall(f"arguments of {name} are not valid JSON ({e.msg} at char {e.pos})") from e
     if not isinstance(args, dict):
