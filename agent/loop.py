@@ -114,6 +114,7 @@ class AgentLoop:
                         max_tokens=llm.config.max_tokens, llm_timeout=llm.config.timeout,
                         iterations=0, done=0, total=len(plan.files), elapsed=0.0, llm_seconds=0.0, stall=0.0,
                         reason="", error="")
+        records.retire_decisions(store, plan_id, run_id)
         return cls(store, llm, run_id, plan_id, workspace, repo, options, on_turn)
 
     @classmethod

@@ -115,6 +115,11 @@ def put_decision(store: Store, plan_id: str, repo: str, run_id: str, text: str, 
     return decision_id
 
 
+def retire_decisions(store: Store, plan_id: str, run_id: str) -> None:
+    """A fresh run of a plan does not inherit the decisions of its earlier runs (they stay as history)."""
+    store.write("agent/decisions_retire", plan=plan_id, run=run_id)
+
+
 def args_text(args: dict[str, Any]) -> str:
     return json.dumps(args, sort_keys=True, ensure_ascii=False)
 
