@@ -268,22 +268,28 @@ def browser(ctx: Context, port: int | None, open_browser: bool, as_json: bool) -
     s = ctx.settings
     port = port or s.http_port + 2
     with ctx.open_graph() as store:
-        url = guide_server.browser_url(s.http_port, s.bolt_port, port, s.user)
-        server = guide_server.start(store, port, url)
+        # kg's own server serves Browser on its HTTP port; another server's Browser is wherever that server is.
+        url = None if s.uri_configured else guide_server.browser_url(s.http_port, s.bolt_port, port, s.user)
+        server = guide_server.start(store, port, url or f"http://localhost:{port}/guide.html")
         try:
-            info = {"browser": url, "guide": f"{server.base_url}/guide.html", "style": f"{server.base_url}/kg.grass",
-                    "user": s.user, **summary(render(store, None, server.base_url))}
+            guide_url = f"{server.base_url}/guide.html"
+            info = {"browser": url, "guide": guide_url, "style": f"{server.base_url}/kg.grass", "user": s.user,
+                    **summary(render(store, None, server.base_url))}
             if as_json:
                 emit_json(info)
-            else:
+            elif url:
                 out.print(f"[bold]Neo4j Browser with kg's guide:[/] {url}", highlight=False, soft_wrap=True)
-                password = "$NEO4J_PASSWORD" if s.uri_configured else f"the file {s.data_dir / 'password'}"
-                out.print(f"log in as [bold]{s.user}[/] with the password in {password}; the guide's first slide "
-                          f"applies kg's style. In Browser, `:play {info['guide']}` opens it again.",
+                out.print(f"log in as [bold]{s.user}[/] with the password in the file {s.data_dir / 'password'}; the "
+                          f"guide's first slide applies kg's style. In Browser, `:play {guide_url}` opens it again.",
                           highlight=False)
+            else:
+                out.print(f"in the Neo4j Browser of {s.uri}, run [bold]:play {guide_url}[/] (the server's "
+                          "browser.remote_content_hostname_allowlist must include localhost, as by default)",
+                          highlight=False, soft_wrap=True)
+            if not as_json:
                 out.print(f"[dim]serving the guide ({info['slides']} slides, {info['blocks']} runnable blocks, "
                           f"rebuilt from the graph at each load) until Ctrl-C[/]", highlight=False)
-            if open_browser:
+            if open_browser and url:
                 import webbrowser
 
                 webbrowser.open(url)
