@@ -168,48 +168,50 @@ def dead_code(store: Store, repo: str | None = None, include_maybe: bool = False
 
 
 _STATUS_ORDER = {"dead": 0, "public": 1, "maybe": 2}
-_ATTRIBUTE_READ = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*\()")
 
 
 def settle_properties(store: Store, repo: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Decide the properties the graph cannot: it records calls, not attribute reads, so a property counts as used
     when `.name` is read (not called) anywhere in the repository's code files. Without the files (moved, or the
     graph is elsewhere) a property stays `maybe`."""
-    properties = [r for r in rows if r.get("property")]
-    if not properties:
+    names = {r["symbol"].rsplit(".", 1)[-1] for r in rows if r.get("property")}
+    if not names:
         return rows
-    read = attribute_reads(store, repo)
+    read = read_as_attributes(store, repo, names)
     if read is None:
         return rows
     settled = []
     for row in rows:
+        name = row["symbol"].rsplit(".", 1)[-1]
         if not row.get("property"):
             settled.append(row)
-        elif row["symbol"].rsplit(".", 1)[-1] not in read:
+        elif name not in read:
             status = "public" if row.get("public") else "dead"
             settled.append({**row, "status": status, "confidence": 0.7 if status == "dead" else 0.4,
-                            "why": f"a property nothing in the project reads (no `.{row['symbol'].rsplit('.', 1)[-1]}`"
-                                   " outside calls)"})
+                            "why": f"a property nothing in the project reads (no `.{name}` outside calls)"})
     return settled
 
 
-def attribute_reads(store: Store, repo: str) -> set[str] | None:
-    """Every attribute name read with `.name` (not called) in the repository's code files, or None when its files
-    are not where the graph says they were ingested from."""
+def read_as_attributes(store: Store, repo: str, names: set[str]) -> set[str] | None:
+    """Which of `names` are read as `.name` (not called) in the repository's code files; None when its files are
+    not where the graph says they were ingested from. A substring test first, the pattern only where it may
+    match, and it stops once every name is seen: a big repository costs one read of its files at most."""
     roots = [r["root"] for r in store.read("repos") if r["repo"] == repo]
     root = Path(roots[0]) if roots and roots[0] else None
     if root is None or not root.is_dir():
         return None
-    names: set[str] = set()
+    pending = set(names)
     for row in store.read("ingest/file_hashes", repo=repo):
-        if row["kind"] != "code":
+        if row["kind"] != "code" or not pending:
             continue
         try:
             text = (root / row["path"]).read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        names.update(_ATTRIBUTE_READ.findall(text))
-    return names
+        for name in [n for n in pending if "." + n in text]:
+            if re.search(rf"\.{re.escape(name)}\b(?!\s*\()", text):
+                pending.discard(name)
+    return names - pending
 
 
 def hotspots(store: Store, repo: str | None = None, limit: int = 25) -> Answer:
