@@ -239,7 +239,9 @@ class AgentLoop:
         return tool_specs(([nxt.path] if nxt else []) + paths[: GUIDED_WINDOW - 1])
 
     def _finish(self, status: str, reason: str, progress: records.Progress, error: str = "") -> RunOutcome:
-        problems = {f.path: f.problem for f in progress.remaining if f.problem}
+        # The turn's state (from the context query) knows what is done, not why the rest is not: ask once, here.
+        problems = {f.path: f.problem for f in records.progress(self.store, self.plan_id, self.repo).remaining
+                    if f.problem}
         records.put_run(self.store, self.run_id, self.plan_id, status=status, reason=reason, error=error,
                         iterations=self.guard.iterations, done=progress.done, total=progress.total,
                         remaining=[f.path for f in progress.remaining], elapsed=round(self.guard.elapsed, 3),

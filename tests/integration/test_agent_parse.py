@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kg.agent import records
+from kg.agent.guards import Limits
 from kg.agent.testing import ReplayServer
 
 from kg.store import Store
@@ -42,3 +43,10 @@ def test_a_run_that_stops_with_a_garbage_file_flags_it(store: Store, tmp_path: P
     assert run["problems"][0].startswith("hello/greet.py: does not parse as python")
     progress = records.progress(store, run["plan"], "ws-test")
     assert [f.problem is not None for f in progress.files] == [True, False]
+
+
+def test_a_run_stopped_by_its_iteration_cap_flags_the_file_too(store: Store, tmp_path: Path) -> None:
+    with ReplayServer([write("hello/greet.py", GARBAGE)]) as server:
+        outcome = run_plan(store, tmp_path / "ws", server, limits=Limits(max_iterations=1))
+    assert outcome.status == "max_iterations"
+    assert outcome.problems["hello/greet.py"].startswith("does not parse as python (")
