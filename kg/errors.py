@@ -51,3 +51,12 @@ class QueryError(KgError):
 
 class InputError(KgError):
     """An argument given by the user does not work (missing path, unknown symbol...)."""
+
+
+def shorten(value: object, limit: int = 80) -> str:
+    """`repr(value)` for an error message, cut to about `limit` characters: an error never echoes a whole input."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    size = f" ({len(value):,} characters)" if isinstance(value, str) else ""
+    return f"{text[:limit]}…{size}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from kg.errors import InputError, QueryError
+from kg.errors import InputError, QueryError, shorten
 from kg.navigate.catalog import describe
 from kg.navigate.targets import Target, pick_repo, resolve, resolve_all
 from kg.store import Store
@@ -166,11 +166,11 @@ def find(store: Store, text: str, repo: str | None = None, limit: int = 20) -> A
         fuzzy = store.read("search_symbols", search=text, repo=repo, limit=limit + 1)
     except QueryError as e:  # Lucene syntax errors in what a person typed: fall back to exact matches only
         if not exact:
-            raise InputError(f"cannot search for {text!r}: {e}") from e
+            raise InputError(f"cannot search for {shorten(text)}: {e}") from e
     seen = {(r["repo"], r["qname"]) for r in exact}
     rows = [{**r, "match": "exact"} for r in exact]
     rows += [{**r, "match": f"fuzzy {r['score']}"} for r in fuzzy if (r["repo"], r["qname"]) not in seen]
-    return Answer(f"definitions of {text!r}", ["match", "qname", "kind", "path", "line", "signature"]
+    return Answer(f"definitions of {shorten(text)}", ["match", "qname", "kind", "path", "line", "signature"]
                   + ([] if repo else ["repo"]), rows[:limit], len(rows), limit, "matches")
 
 
@@ -204,7 +204,7 @@ def run_query(store: Store, name: str, params: dict[str, Any], limit: int = 100)
     missing = [p for p in info.used if p not in given]
     if missing:
         examples = " ".join(f"--param {p}={_shell(info.examples.get(p, '...'))}" for p in missing)
-        raise InputError(f"query {name!r} needs {', '.join(missing)}: e.g. kg query {name} {examples}")
+        raise InputError(f"query {shorten(name)} needs {', '.join(missing)}: e.g. kg query {name} {examples}")
     if {"name", "text"} & set(given):
         raise InputError("parameters named `name` or `text` cannot be passed through kg's store; rename them")
     rows = store.read(name, **given)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kg.errors import InputError
+from kg.errors import InputError, shorten
 from kg.store import Store
 
 _PATH_LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+)$")
@@ -44,7 +44,7 @@ class AmbiguousName(InputError):
         self.candidates = candidates
         shown = "\n".join(f"  {c.repo}:{c.label()}" for c in candidates[:_MAX_CANDIDATES])
         more = f"\n  … and {len(candidates) - _MAX_CANDIDATES} more" if len(candidates) > _MAX_CANDIDATES else ""
-        super().__init__(f"{text!r} is ambiguous ({len(candidates)} candidates): give a longer dotted name, "
+        super().__init__(f"{shorten(text)} is ambiguous ({len(candidates)} candidates): give a longer dotted name, "
                          f"path:line or --repo\n{shown}{more}")
 
 
@@ -62,8 +62,9 @@ def resolve(store: Store, text: str, repo: str | None = None) -> Target:
     if exact:
         candidates = exact
     if not candidates:
-        where = f" in repository {repo!r}" if repo else ""
-        raise InputError(f"no symbol or module named {text!r}{where}: try `kg find {text}` for fuzzy matches")
+        where = f" in repository {shorten(repo)}" if repo else ""
+        raise InputError(f"no symbol or module named {shorten(text)}{where}: "
+                         f"try `kg find {shorten(text)}` for fuzzy matches")
     if len(candidates) > 1:
         symbols = [c for c in candidates if not c.is_module]
         if len(symbols) == 1 and all(c.qname == symbols[0].qname for c in candidates):
@@ -86,7 +87,7 @@ def pick_repo(store: Store, repo: str | None) -> str:
     names = [r["repo"] for r in store.read("repos")]
     if repo:
         if repo not in names:
-            raise InputError(f"no repository named {repo!r} in the graph (have: {', '.join(names) or 'none'})")
+            raise InputError(f"no repository named {shorten(repo)} in the graph (have: {', '.join(names) or 'none'})")
         return repo
     if len(names) == 1:
         return names[0]
@@ -99,8 +100,8 @@ def _at_line(store: Store, path: str, line: int, repo: str | None, text: str) ->
     modules = [_target(r) for r in store.read("find_symbol", symbol=path, repo=repo, limit=50)
                if r["kind"] == "module" and r["path"] == path]
     if not modules:
-        raise InputError(f"no file {path!r} in the graph{f' of {repo!r}' if repo else ''}: check the path "
-                         "(relative to the ingested root)")
+        where = f" of {shorten(repo)}" if repo else ""
+        raise InputError(f"no file {shorten(path)} in the graph{where}: check the path (relative to the ingested root)")
     if len(modules) > 1:
         raise AmbiguousName(text, modules)
     module = modules[0]
