@@ -47,7 +47,8 @@ def tool_specs(guided_paths: list[str] | None = None) -> list[dict[str, Any]]:
     if guided_paths:
         path = {**path, "enum": guided_paths}
     return [
-        _fn("write_file", "Create or replace a file in the workspace with its complete content.",
+        _fn("write_file", "Create or replace a file in the workspace with its complete content (at most 1 MB; "
+            "never under .git/, .kg/ or .agent/, nor .gitattributes, .gitmodules or .envrc).",
             {"path": path, "content": {"type": "string", "description": "The whole file."}}, ["path", "content"]),
         _fn("read_file", "A file's stored summary, or its text (bounded) when it has none.",
             {"path": {**_S, "description": "Path relative to the workspace."}}, ["path"]),
