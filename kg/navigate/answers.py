@@ -30,6 +30,7 @@ class Answer:
     noun: str = "rows"
     notes: list[str] = field(default_factory=list)
     target: Target | None = None
+    at_least: bool = False  # `total` is a lower bound: the rows were not all counted
 
     @property
     def truncated(self) -> bool:
@@ -38,7 +39,7 @@ class Answer:
     def truncation_note(self) -> str | None:
         if not self.truncated:
             return None
-        total = f"at least {self.total:,}" if self.total >= FETCH_CAP else f"{self.total:,}"
+        total = f"at least {self.total:,}" if self.at_least or self.total >= FETCH_CAP else f"{self.total:,}"
         return f"showing {len(self.rows):,} of {total} {self.noun} (raise the limit to see more)"
 
     def to_dict(self) -> dict[str, Any]:
@@ -213,14 +214,12 @@ def run_query(store: Store, name: str, params: dict[str, Any], limit: int = 100)
 
 
 def run_cypher(store: Store, text: str, params: dict[str, Any] | None = None, limit: int = 50) -> Answer:
-    """Raw Cypher in a read transaction: Neo4j itself refuses any write."""
+    """Typed Cypher, run only if it reads the graph (kg.readonly), stopped at `limit` rows and by a server timeout."""
     if not text.strip():
         raise InputError("empty Cypher")
-    if {"name", "text"} & set(params or {}):
-        raise InputError("parameters named `name` or `text` cannot be passed through kg's store; rename them")
-    rows = store.read_text(text, **(params or {}))
+    rows, more = store.read_untrusted(text, params or {}, limit)
     columns = list(rows[0]) if rows else []
-    return Answer("cypher", columns, rows[:limit], len(rows), limit, "rows")
+    return Answer("cypher", columns, rows, len(rows) + more, limit, "rows", at_least=more)
 
 
 def _shell(literal: str) -> str:
