@@ -66,6 +66,8 @@ def map_neo4j_errors(settings: Settings) -> Iterator[None]:
     except UnicodeEncodeError as e:  # a lone surrogate (from a non-UTF-8 argv, say) cannot be sent
         raise InputError(f"a value sent to Neo4j is not valid text ({e.reason} at character {e.start}): pass "
                          "UTF-8 text") from e
+    except OverflowError as e:  # the driver's own check of a parameter it cannot encode
+        raise InputError(f"a value sent to Neo4j is out of range ({str(e)[:80]}): integers must fit in 64 bits") from e
 
 
 def _first_line(e: Exception) -> str:
