@@ -44,6 +44,9 @@ def map_neo4j_errors(settings: Settings) -> Iterator[None]:
     except neo4j_errors.AuthError as e:
         raise AuthFailed(
             f"Neo4j at {settings.uri} refused user {settings.user!r}: check NEO4J_USER and NEO4J_PASSWORD") from e
+    except neo4j_errors.IncompleteCommit as e:
+        raise GraphUnavailable(f"lost Neo4j at {settings.uri} while committing, so the last write may or may not "
+                               "have landed: run the command again (kg's writes are idempotent)") from e
     except (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired) as e:
         hint = "check NEO4J_URI" if settings.uri_configured else "start it with `kg server start`"
         raise GraphUnavailable(f"cannot reach Neo4j at {settings.uri}: {hint}") from e
