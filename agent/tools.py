@@ -82,6 +82,8 @@ def parse_arguments(name: str, raw: str | None) -> dict[str, Any]:
         args = json.loads(raw or "{}")
     except json.JSONDecodeError as e:
         raise MalformedCall(f"arguments of {name} are not valid JSON ({e.msg} at char {e.pos})") from e
+    except RecursionError as e:  # Python's parser gives up on nesting about a thousand deep
+        raise MalformedCall(f"arguments of {name} nest too deep: give a flat JSON object") from e
     if not isinstance(args, dict):
         raise MalformedCall(f"arguments of {name} must be a JSON object")
     missing = [k for k in _REQUIRED[name] if not isinstance(args.get(k), str) or not args.get(k)]

@@ -104,3 +104,10 @@ def test_reading_kgs_own_files_is_refused(tmp_path: Path) -> None:
     with pytest.raises(WorkspaceError, match="kg's data folder"):
         ws.read(".kg/neo4j/password")
     assert not ws.exists(".kg/neo4j/password")
+
+
+def test_deeply_nested_tool_arguments_are_a_malformed_call_not_a_crash() -> None:
+    from kg.agent.tools import MalformedCall, parse_arguments
+
+    with pytest.raises(MalformedCall, match="nest too deep"):
+        parse_arguments("write_file", '{"path": ' + "[" * 5000 + "]" * 5000 + "}")
