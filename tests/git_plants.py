@@ -64,8 +64,18 @@ def _fsmonitor(root: Path, marker: Path, scripts: Path) -> tuple[str, ...]:
     return ("diff", "HEAD")
 
 
+def _stale_stat(root: Path) -> None:
+    """An unchanged tracked file whose mtime differs from the index: a refresh must rewrite the index (which fires
+    post-index-change), whatever the timing."""
+    (root / "notes.txt").write_text("unchanged\n")
+    sh(root, "add", "notes.txt")
+    sh(root, "commit", "-q", "-m", "notes")
+    os.utime(root / "notes.txt", (1_100_000_000, 1_100_000_000))
+
+
 def _hook(root: Path, marker: Path, scripts: Path) -> tuple[str, ...]:
     _repo(root)
+    _stale_stat(root)
     _script(root / ".git" / "hooks" / "post-index-change", marker, "true")
     hooks = scripts / "hooks"
     hooks.mkdir()
@@ -75,6 +85,7 @@ def _hook(root: Path, marker: Path, scripts: Path) -> tuple[str, ...]:
 
 def _hooks_path(root: Path, marker: Path, scripts: Path) -> tuple[str, ...]:
     _repo(root)
+    _stale_stat(root)
     hooks = scripts / "hooks"
     hooks.mkdir()
     _script(hooks / "post-index-change", marker, "true")

@@ -64,3 +64,11 @@ def test_a_long_server_message_is_cut() -> None:
         with map_neo4j_errors(settings()):
             raise error
     assert len(str(mapped.value)) < 400
+
+
+def test_a_cli_param_nested_5000_deep_is_one_line() -> None:
+    from kg.navigate.cli import parse_param
+
+    with pytest.raises(InputError, match="nests too deep"):
+        parse_param("x=" + "[" * 5000 + "]" * 5000)
+    assert parse_param("x=[[1]]") == ("x", [[1]])
