@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import select
+import socket
 import subprocess
 import sys
 import tempfile
@@ -189,7 +190,10 @@ def test_errors_tell_an_mcp_client_what_to_change(store: Store, graph_settings: 
 
 
 def test_an_unreachable_graph_is_one_line_for_the_client_and_no_driver_noise(graph_settings: Settings) -> None:
-    results, _, stderr = run_session(graph_settings, [("find", {"text": "x"})], uri="bolt://127.0.0.1:17749")
-    assert results[0].is_error and "cannot reach Neo4j at bolt://127.0.0.1:17749" in text_of(results[0])
+    with socket.socket() as probe:  # a port nothing listens on once this closes
+        probe.bind(("127.0.0.1", 0))
+        uri = f"bolt://127.0.0.1:{probe.getsockname()[1]}"
+    results, _, stderr = run_session(graph_settings, [("find", {"text": "x"})], uri=uri)
+    assert results[0].is_error and f"cannot reach Neo4j at {uri}" in text_of(results[0])
     assert "ask the user to check NEO4J_URI" in text_of(results[0])
     assert stderr.strip() == "", stderr[:500]
