@@ -47,7 +47,8 @@ def tool_specs(guided_paths: list[str] | None = None) -> list[dict[str, Any]]:
     if guided_paths:
         path = {**path, "enum": guided_paths}
     return [
-        _fn("write_file", "Create or replace a file in the workspace with its complete content.",
+        _fn("write_file", "Create or replace a file in the workspace with its complete content (at most 1 MB; "
+            "never under .git/, .kg/ or .agent/, nor .gitattributes, .gitmodules or .envrc).",
             {"path": path, "content": {"type": "string", "description": "The whole file."}}, ["path", "content"]),
         _fn("read_file", "A file's stored summary, or its text (bounded) when it has none.",
             {"path": {**_S, "description": "Path relative to the workspace."}}, ["path"]),
@@ -82,6 +83,8 @@ def parse_arguments(name: str, raw: str | None) -> dict[str, Any]:
         args = json.loads(raw or "{}", strict=False)
     except json.JSONDecodeError as e:
         raise MalformedCall(f"arguments of {name} are not valid JSON ({e.msg} at char {e.pos})") from e
+    except RecursionError as e:  # Python's parser gives up on nesting about a thousand deep
+        raise MalformedCall(f"arguments of {name} nest too deep: give a flat JSON object") from e
     if not isinstance(args, dict):
         raise MalformedCall(f"arguments of {name} must be a JSON object")
     missing = [k for k in _REQUIRED[name] if not isinstance(args.get(k), str) or not args.get(k)]

@@ -24,11 +24,13 @@ from kg.ingest.cache import CachedParse, ParseCache
 from kg.ingest.documents import chunk_document
 from kg.ingest.facts import ParsedFile
 from kg.ingest.languages import by_name, language_for
+from kg.ingest.lock import repo_lock
 from kg.ingest.project import RepoState, mentioned_names
 from kg.ingest.walk import SourceFile, content_hash, decode, walk
 from kg.ingest.writer import FileWrite, GraphWriter
 
 from kg.errors import InputError
+from kg.names import check_repo_name
 from kg.store import Store
 
 SMALL_CHANGE = 50  # files; up to this many are written in one transaction
@@ -78,7 +80,7 @@ class Ingestor:
         if role not in ("target", "reference"):
             raise InputError(f"role {role!r} is not `target` or `reference`")
         self.root = root.resolve()
-        self.repo = repo or self.root.name
+        self.repo = check_repo_name(repo if repo is not None else self.root.name)
         self.role = role
         self.excludes = excludes
         self.parses = ParseCache(cache_dir / f"parse-v{CACHE_VERSION}-{self.repo}.sqlite" if cache_dir else None)
@@ -93,7 +95,12 @@ class Ingestor:
         self._contents: dict[str, bytes] = {}  # bytes read during the current run
 
     def run(self, touched: Iterable[Path] | None = None) -> IngestReport:
-        """Bring the graph up to date with the tree. `touched`: paths a watcher saw change (a hint, never needed)."""
+        """Bring the graph up to date with the tree. `touched`: paths a watcher saw change (a hint, never needed).
+        Another run on the same graph and repository, in any process, finishes first (ingest.lock)."""
+        with repo_lock(self.store.settings, self.repo):
+            return self._run(touched)
+
+    def _run(self, touched: Iterable[Path] | None) -> IngestReport:
         began = time.perf_counter()
         report = IngestReport(repo=self.repo, root=str(self.root))
         files = self._walk(touched)

@@ -54,8 +54,7 @@ class GraphWriter:
     def write(self, step: FileWrite, one_transaction: bool) -> None:
         """Write one step: in one transaction (an incremental update) or in UNWIND batches (a bulk ingest)."""
         if one_transaction:
-            with self.store.transaction() as tx:
-                self._write(step, tx)
+            self.store.transaction(lambda tx: self._write(step, tx))
         else:
             self._write(step, self.store)
 
