@@ -25,7 +25,7 @@ from kg.ingest.documents import chunk_document
 from kg.ingest.facts import ParsedFile
 from kg.ingest.languages import by_name, language_for
 from kg.ingest.project import RepoState, mentioned_names
-from kg.ingest.walk import SourceFile, content_hash, decode, walk
+from kg.ingest.walk import SourceFile, content_hash, decode, span_hash, walk
 from kg.ingest.writer import FileWrite, GraphWriter
 
 from kg.errors import InputError
@@ -129,6 +129,7 @@ class Ingestor:
         step.modules = {p: self.state.parsed[p].module for p in resolved}
         step.parsed = {p: self.state.parsed[p] for p in code_changed}
         step.bad_encoding = {p for p in code_changed if self.parses.get(hashes[p]).bad_encoding}
+        step.span_hashes = {p: self.parses.get(hashes[p]).span_hashes for p in code_changed}
         step.hashes = {p: hashes[p] for p in changed}
         step.documents = [chunk_document(p, decode(self._read(p))[0]) for p in changed if files[p].kind == "document"]
 
@@ -255,7 +256,10 @@ class Ingestor:
     @staticmethod
     def _parse(path: str, module: str, data: bytes) -> CachedParse:
         parsed = language_for(path).parse(path, module, data)
-        return CachedParse(parsed, mentioned_names(data), decode(data)[1])
+        text, bad_encoding = decode(data)
+        lines = text.splitlines()
+        spans = {s.qname: span_hash(lines, s.start_line, s.end_line) for s in parsed.symbols}
+        return CachedParse(parsed, mentioned_names(data), bad_encoding, spans)
 
     def _forget_memory(self) -> None:
         self.state = RepoState()
