@@ -139,7 +139,7 @@ def from_row(row: dict[str, Any]) -> MemoryItem:
         type=row["type"], id=p["id"], repo=p.get("repo") or "", status=p.get("status") or "proposed",
         confidence=float(p.get("confidence") if p.get("confidence") is not None else 1.0),
         author=p.get("author") or "", source=p.get("source") or "", version=int(p.get("version") or 1),
-        created_at=p.get("created_at"), updated_at=p.get("updated_at"), about=list(p.get("about") or []),
+        created_at=p.get("created_at"), updated_at=p.get("updated_at"), about=sorted(p.get("about") or []),
         targets=sorted((TargetState(t["ref"], t["kind"], t["hash_then"], t["hash_now"], t.get("line"))
                         for t in row["targets"]), key=lambda t: t.ref),
         text=p.get("text") or "", rationale=p.get("rationale") or "", title=p.get("title") or "",
@@ -153,8 +153,8 @@ def from_row(row: dict[str, Any]) -> MemoryItem:
 
 
 def load(store: Store, repo: str, ids: list[str] | None = None, paths: list[str] | None = None,
-         statuses: list[str] | None = None) -> list[MemoryItem]:
-    rows = store.read("memory/items", repo=repo, ids=ids, paths=paths, statuses=statuses)
+         statuses: list[str] | None = None, plan: str | None = None) -> list[MemoryItem]:
+    rows = store.read("memory/items", repo=repo, ids=ids, paths=paths, statuses=statuses, plan=plan)
     return [from_row(r) for r in rows]
 
 

@@ -1,9 +1,11 @@
 // Decisions and module knowledge of a repository, each with its targets (the hash recorded then and the hash
 // now), its conflicts and what it supersedes. $ids, $paths (of the targets) and $statuses narrow it; null is all.
+// With $paths, an agent plan's decisions about nothing in particular come too when $plan names that plan.
 :param repo => 'tinyshop';
 :param ids => null;
 :param paths => null;
 :param statuses => null;
+:param plan => null;
 CALL () {
   MATCH (d:Decision {repo: $repo}) RETURN d
   UNION
@@ -12,7 +14,8 @@ CALL () {
 WITH d
 WHERE ($ids IS NULL OR d.id IN $ids) AND ($statuses IS NULL OR d.status IN $statuses)
   AND ($paths IS NULL OR any(ref IN coalesce(d.about, []) + coalesce(d.pending, [])
-                             WHERE split(ref, '#')[0] IN $paths))
+                             WHERE split(ref, '#')[0] IN $paths)
+       OR (d.plan = $plan AND size(coalesce(d.about, [])) = 0 AND size(coalesce(d.pending, [])) = 0))
 CALL (d) {
   OPTIONAL MATCH (d)-[a:ABOUT]->(t)
   WHERE t:Module OR t:Symbol OR t:Document
