@@ -113,8 +113,10 @@ class MemoryWriter:
     def decide(self, text: str, about: list[str] | None = None, rationale: str = "", confidence: float | None = None,
                propose: bool = False, repo: str | None = None, targets: list[MemoryTarget] | None = None,
                pending: list[str] | None = None, plan: str | None = None, run: str | None = None,
-               status: str | None = None, also_conflicts: list[dict[str, Any]] | None = None) -> Outcome:
-        """Record a decision about `about` (names) or `targets` (resolved), checked against what is recorded."""
+               status: str | None = None, also_conflicts: list[dict[str, Any]] | None = None,
+               replacing: str | None = None) -> Outcome:
+        """Record a decision about `about` (names) or `targets` (resolved), checked against what is recorded
+        (except `replacing`, the decision it is about to supersede)."""
         text = clean_text(text, "decision text")
         rationale = clean_text(rationale, "rationale", required=False)
         confidence = check_confidence(confidence)
@@ -135,7 +137,7 @@ class MemoryWriter:
             gone = [t.name for t in targets if t.key not in versions]
             if gone:
                 raise InputError(f"{gone[0]} is no longer in the graph (re-ingested meanwhile?): check the name")
-            actives = sorted(state["decisions"], key=lambda d: d["id"])
+            actives = sorted((d for d in state["decisions"] if d["id"] != replacing), key=lambda d: d["id"])
             same = next((d for d in actives if similarity.normalized(d["text"]) == similarity.normalized(text)), None)
             if same is not None:
                 return Outcome(same["id"], same["status"], "exists")
@@ -201,7 +203,7 @@ class MemoryWriter:
         if text:
             targets = resolve_targets(self.store, [t.name for t in old.targets], old.repo) if old.targets else []
             created = self.decide(text, rationale=rationale, targets=targets, repo=old.repo, plan=old.plan,
-                                  pending=old.pending)
+                                  pending=old.pending, replacing=old.id)
             new_id = created.id
         new = items_module.get(self.store, new_id or "")
         if new.id == old.id:

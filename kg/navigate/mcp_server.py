@@ -2,7 +2,8 @@
 
 Answers are compact text (a header, tab-separated rows, notes) rather than JSON: an agent pays per token, and a
 truncation note says what `limit` left out so it can ask again with a larger one. Every tool calls the same
-library function as the CLI and runs in a read transaction; `cypher` is read-only because Neo4j refuses writes
+library function as the CLI and runs in a read transaction (but the memory tools' record_decision, which writes
+through kg.memory's checks); `cypher` is read-only because Neo4j refuses writes
 there, not because kg inspects the text.
 """
 
@@ -17,6 +18,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from kg.errors import KgError
 from kg.graph import open_graph
+from kg.memory import mcp_tools as memory_tools
 from kg.navigate import answers
 from kg.navigate.changes import changes as diff_changes
 from kg.navigate.render import compact
@@ -118,6 +120,9 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
             raise ToolError("params must be a JSON object")
         return graph.ask(lambda s: compact(answers.run_cypher(s, query, values, limit)))
 
+    # ── project memory: its tools live in kg.memory.mcp_tools and are registered here ──
+    memory_tools.register(server, graph)
+
     return server, graph
 
 
@@ -131,7 +136,8 @@ def serve(settings: Settings) -> None:
 
 def tool_names() -> list[str]:
     """The tools `kg mcp` offers (for docs and tests)."""
-    return ["find", "callers", "callees", "impact", "path", "tests_for", "changes", "module_summary", "cypher"]
+    return ["find", "callers", "callees", "impact", "path", "tests_for", "changes", "module_summary", "cypher",
+            *memory_tools.TOOL_NAMES]
 
 
 __all__ = ["build", "serve", "tool_names"]
