@@ -52,8 +52,7 @@ class MemorySlot:
         decisions = [i for i in full if i.type == "decision"]
         knowledge = [i for i in full if i.type == "knowledge"]
         index_lines = [f"- `{r['path']}`" + (f": {_first_sentence(r['responsibility'])}" if r["responsibility"] else "")
-                       + (f" ({r['decisions']} decisions, {r['unverified']} unverified)" if r["decisions"] else "")
-                       for r in index]
+                       + _counts(r["decisions"], r["unverified"]) for r in index]
         while True:
             text = self._text(header, decisions, knowledge, index_lines)
             if self.tok.count(text) <= budget or not (index_lines or decisions or knowledge):
@@ -89,6 +88,13 @@ def _agent_line(item: MemoryItem, threshold: float) -> str:
     unit = f"{item.title} ({about})" if item.title else f"`{about}`"
     pitfalls = f" Watch out: {'; '.join(item.pitfalls)}" if item.pitfalls else ""
     return f"- {labels}{unit}: {item.responsibility or ''}{pitfalls}".replace(": Watch", ": watch")
+
+
+def _counts(decisions: int, unverified: int) -> str:
+    if not decisions:
+        return ""
+    return f" ({decisions} decision{'s' if decisions > 1 else ''}" + (f", {unverified} unverified)" if unverified
+                                                                     else ")")
 
 
 def _first_sentence(text: str) -> str:
