@@ -21,6 +21,7 @@ from kg.errors import InputError
 from kg.memory import config as memory_config
 from kg.memory import items as memory_items
 from kg.memory.items import ACTIVE, MemoryItem
+from kg.memory.llm_check import checker_for
 from kg.memory.targets import MemoryTarget, resolve_target
 from kg.memory.writes import MemoryWriter, Outcome
 from kg.store import Store
@@ -121,7 +122,7 @@ def record_decision(store: Store, repo: str, plan_id: str, run_id: str, planned:
                 raise InputError(f"{path} is neither a file of the workspace nor a planned file") from None
             pending.append(path)
     config = memory_config.load(store.settings.project)
-    writer = MemoryWriter(store, config, f"agent:{run_id}", "agent")
+    writer = MemoryWriter(store, config, f"agent:{run_id}", "agent", checker_for(config.llm_check))
     return writer.decide(text, rationale=rationale, confidence=confidence, repo=repo, targets=targets,
                          pending=pending, plan=plan_id, run=run_id)
 

@@ -18,6 +18,7 @@ from kg.memory import files, view
 from kg.memory import items as items_module
 from kg.memory.config import MemoryConfig
 from kg.memory.items import MemoryItem
+from kg.memory.llm_check import checker_for
 from kg.memory.targets import author_for
 from kg.memory.writes import MemoryWriter, Outcome
 from kg.navigate.targets import pick_repo
@@ -31,12 +32,7 @@ def _config(ctx: Context) -> MemoryConfig:
 
 
 def _writer(ctx: Context, store: Store, config: MemoryConfig, source: str = "cli") -> MemoryWriter:
-    checker = None
-    if config.llm_check:
-        from kg.memory.llm_check import LLMCheck
-
-        checker = LLMCheck.from_environment()
-    return MemoryWriter(store, config, author_for(ctx.settings.project), source, checker)
+    return MemoryWriter(store, config, author_for(ctx.settings.project), source, checker_for(config.llm_check))
 
 
 def _report(outcome: Outcome, as_json: bool) -> None:

@@ -14,6 +14,7 @@ from mcp.server.mcpserver import MCPServer
 
 from kg.memory import config as memory_config
 from kg.memory import view
+from kg.memory.llm_check import checker_for
 from kg.memory.targets import author_for
 from kg.memory.writes import MemoryWriter
 from kg.store import Store
@@ -36,7 +37,7 @@ def register(server: MCPServer, graph: Any) -> list[str]:
         It lands `proposed` (unverified) unless `confidence` (0..1) clears the project's threshold."""
         def write(s: Store) -> str:
             settings = config()
-            writer = MemoryWriter(s, settings, f"mcp ({author_for(project)})", "mcp")
+            writer = MemoryWriter(s, settings, f"mcp ({author_for(project)})", "mcp", checker_for(settings.llm_check))
             outcome = writer.decide(text, about, why, confidence, repo=repo)
             return outcome.message()
         return graph.ask(write)
