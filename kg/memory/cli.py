@@ -117,7 +117,8 @@ def decisions(click_ctx: click.Context, about: str | None, status: str, repo: st
     noun = "decision" if len(found) == 1 else "decisions"
     out.print(_items_table(f"{len(found)} {status} {noun}{where}", found, threshold))
     if conflicts:
-        out.print(Text(f"\n{len(conflicts)} unsettled conflicts (a person decides):", style="bold yellow"))
+        noun = "conflict" if len(conflicts) == 1 else "conflicts"
+        out.print(Text(f"\n{len(conflicts)} unsettled {noun} (a person decides):", style="bold yellow"))
         for item, c in conflicts:
             out.print(Text(f"{item.id} is a {c.kind} of {c.other}: {c.reason}", style="yellow"))
             out.print(Text(f"  settle: kg decisions settle {item.id} {c.other} (both stand) · kg decisions reject "

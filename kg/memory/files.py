@@ -395,6 +395,13 @@ def import_folder(store: Store, writer: MemoryWriter, folder: Path) -> ImportRep
     for f in files:
         if f.repo not in repos:
             raise MemoryFileError(f"{f.path}:2: repository {f.repo!r} is not in the graph: ingest it first")
+    owners = {r["id"]: r["repo"] for r in store.read("memory/item_repo", ids=[i.id for f in files for i in f.items
+                                                                              if i.id])}
+    for f in files:
+        for item in f.items:
+            if item.id in owners and owners[item.id] != f.repo:
+                raise MemoryFileError(f"{f.path}:{item.line}: {item.id} belongs to repository {owners[item.id]!r}, "
+                                      f"not {f.repo!r}: drop its id to record it here as a new item")
     report = ImportReport()
     restored: list[FileItem] = []
     for f in files:

@@ -161,7 +161,7 @@ def load(store: Store, repo: str, ids: list[str] | None = None, paths: list[str]
 def get(store: Store, item_id: str) -> MemoryItem:
     """One item by id, in whichever repository it is; a one-line InputError when there is none."""
     item_id = (item_id or "").strip()
-    rows = store.read("memory/item_repo", id=item_id)
+    rows = store.read("memory/item_repo", ids=[item_id])
     if not rows:
         raise InputError(f"no decision or knowledge with id {item_id!r}: `kg decisions` lists them")
     found = load(store, rows[0]["repo"], ids=[item_id])
@@ -173,3 +173,8 @@ def order(items: list[MemoryItem], threshold: float) -> list[MemoryItem]:
     rank = {"confirmed": 0, "proposed": 1, "superseded": 2, "rejected": 3}
     by_time = sorted(items, key=lambda i: str(i.created_at), reverse=True)
     return sorted(by_time, key=lambda i: (rank.get(i.status, 4), i.unverified(threshold)))
+
+
+def forget_repo(store: Store, repo: str) -> None:
+    """Delete a repository's memory items and their revisions (for throwaway repositories)."""
+    store.write("memory/repo_forget", repo=repo)

@@ -52,8 +52,9 @@ class Outcome:
         return dict(self.__dict__)
 
     def message(self) -> str:
-        head = {"created": f"recorded {self.id} ({self.status})", "exists": f"already recorded as {self.id} "
-                f"({self.status})", "updated": f"{self.id} is now {self.status}", "unchanged": f"{self.id} unchanged",
+        head = {"created": f"recorded {self.id} ({self.status})",
+                "exists": f"already recorded as {self.id} ({self.status})",
+                "updated": f"{self.id} updated ({self.status})", "unchanged": f"{self.id} unchanged",
                 "superseded": f"{self.id} superseded", "settled": f"conflict settled for {self.id}"}[self.action]
         lines = [head + (" (merged with a change made meanwhile)" if self.merged else "")]
         lines += [f"  flagged: {c['kind']} of {c['id']}: {c['reason']}" for c in self.conflicts]
@@ -234,7 +235,9 @@ class MemoryWriter:
         targets = resolve_targets(self.store, about, item.repo)
         if not targets:
             raise InputError("retarget needs --about NAME")
-        return self.update(item, {"about": sorted(t.ref for t in targets)}, targets=targets)
+        outcome = self.update(item, {"about": sorted(t.ref for t in targets)}, targets=targets)
+        outcome.note = f"now about {', '.join(t.name for t in targets)} (hashes recorded now)"
+        return outcome
 
     # ── knowledge ───────────────────────────────────────────────────────────────────────────────────────────────
 
