@@ -22,7 +22,6 @@ import functools
 import hashlib
 import os
 import stat
-import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -350,5 +349,6 @@ def span_hash(lines: list[str], start_line: int, end_line: int) -> str:
     """The content hash of one symbol's source lines (1-based, inclusive), dedented and with trailing spaces
     dropped: an edit inside the symbol changes it, moving the symbol or re-indenting it whole does not. Project
     memory compares it with the hash a decision recorded to tell whether the code it talks about changed."""
-    span = textwrap.dedent("\n".join(line.rstrip() for line in lines[max(start_line - 1, 0):end_line]))
-    return hashlib.blake2b(span.encode("utf-8"), digest_size=8).hexdigest()
+    span = [line.rstrip() for line in lines[max(start_line - 1, 0):end_line]]
+    indent = min((len(line) - len(line.lstrip()) for line in span if line), default=0)
+    return hashlib.blake2b("\n".join(line[indent:] for line in span).encode("utf-8"), digest_size=8).hexdigest()
