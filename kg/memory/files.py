@@ -404,8 +404,11 @@ def import_folder(store: Store, writer: MemoryWriter, folder: Path) -> ImportRep
                                       f"not {f.repo!r}: drop its id to record it here as a new item")
     report = ImportReport()
     restored: list[FileItem] = []
+    existing: dict[str, MemoryItem] = {}
+    for repo in sorted({f.repo for f in files}):  # one read per repository, not per file
+        ids = [i.id for f in files if f.repo == repo for i in f.items if i.id]
+        existing.update({i.id: i for i in items_module.load(store, repo, ids=ids)} if ids else {})
     for f in files:
-        existing = {i.id: i for i in items_module.load(store, f.repo, ids=[i.id for i in f.items if i.id])}
         for item in f.items:
             if item.id is None:
                 outcome = _create(store, writer, f, item)
