@@ -272,6 +272,8 @@ class AgentLoop:
             summary = None
         summary = summary or structural(cards[0], description)
         self.store.write("agent/module_summary_put", repo=self.repo, path=path, summary=summary.to_props())
+        if summary.kind == "llm":  # the model's reading of the file, offered to people as proposed knowledge
+            memory.propose_knowledge(self.store, self.repo, self.run_id, path, summary.responsibility, summary.notes)
         self.store.write("memory/link_pending", plan=self.plan_id, repo=self.repo, path=path)
         errors = report.syntax_errors.get(path)
         warn = f" Warning: {errors} syntax error(s) — fix the file." if errors else ""

@@ -87,8 +87,10 @@ def _agent_line(item: MemoryItem, threshold: float) -> str:
         why = f" — because {item.rationale}" if item.rationale else ""
         return f"- {labels}{item.text}{why}" + (f" (about {about})" if about else "")
     unit = f"{item.title} ({about})" if item.title else f"`{about}`"
-    pitfalls = f" Watch out: {'; '.join(item.pitfalls)}" if item.pitfalls else ""
-    return f"- {labels}{unit}: {item.responsibility or ''}{pitfalls}".replace(": Watch", ": watch")
+    words = [item.responsibility] if item.responsibility else []
+    if item.pitfalls:
+        words.append(f"Watch out: {'; '.join(item.pitfalls)}")
+    return f"- {labels}{unit}: {' '.join(words)}"
 
 
 def _counts(decisions: int, unverified: int) -> str:
@@ -125,6 +127,15 @@ def record_decision(store: Store, repo: str, plan_id: str, run_id: str, planned:
     writer = MemoryWriter(store, config, f"agent:{run_id}", "agent", checker_for(config.llm_check))
     return writer.decide(text, rationale=rationale, confidence=confidence, repo=repo, targets=targets,
                          pending=pending, plan=plan_id, run=run_id)
+
+
+def propose_knowledge(store: Store, repo: str, run_id: str, path: str, responsibility: str, notes: str) -> None:
+    """What the agent's LLM summary says a file is for (and its caveats), as proposed knowledge for a person to
+    confirm, when nobody has written any for that file yet. Never overwrites what people wrote."""
+    config = memory_config.load(store.settings.project)
+    writer = MemoryWriter(store, config, f"agent:{run_id}", "agent")
+    writer.put_knowledge([path], responsibility, [notes] if notes.strip() else [], confidence=0.5, repo=repo,
+                         propose=True, only_if_new=True)
 
 
 def outcome_text(outcome: Outcome, threshold: float | None = None) -> str:

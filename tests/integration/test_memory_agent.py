@@ -7,9 +7,11 @@ have recorded memory about; the plan writes one file that uses one of them, then
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from kg.agent.loop import AgentLoop, RunOptions
+from kg.agent.memory import propose_knowledge
 from kg.agent.plan import parse_markdown
 from kg.agent.testing import ReplayServer
 from kg.ingest.pipeline import Ingestor
@@ -106,3 +108,32 @@ def test_read_file_shows_a_files_memory(store: Store, tmp_path: Path) -> None:
     first = turns(store, outcome.run_id)[0]
     assert first["tool"] == "read_file" and "Project memory about it:" in first["result"]
     assert "- Greetings never end with punctuation (about hello/words.py)" in first["result"]
+
+
+def test_an_llm_summary_becomes_proposed_knowledge_never_over_a_persons(store: Store, tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    (workspace / "hello").mkdir(parents=True)
+    (workspace / "hello" / "words.py").write_text(WORDS)
+    Ingestor(store, workspace, repo="ws-mem").run()
+    summary = {"responsibility": "Greets people by name.", "interface": [], "dependencies": [],
+               "notes": "never prints"}
+    transcript = [write("hello/greet.py", GREET, when=nf("hello/greet.py")),
+                  {"when": "You summarise one source file", "content": json.dumps(summary)},
+                  write("hello/main.py", MAIN, when=nf("hello/main.py")),
+                  {"when": "You summarise one source file", "content": json.dumps({**summary,
+                                                                                 "responsibility": "Prints."})}]
+    MemoryWriter(store, MemoryConfig(), "Ada", "cli").put_knowledge(["hello/words.py"], "The wording.", [])
+    with ReplayServer(transcript) as server:
+        outcome = AgentLoop.start(store, client(server), parse_markdown(PLAN), workspace, repo="ws-mem",
+                                  options=RunOptions(summaries="llm")).run()
+        main_prompt = server.requests[-2]["messages"][2]["content"]
+    assert outcome.status == "completed"
+    found = {tuple(k.about): k for k in items.load(store, "ws-mem") if k.type == "knowledge"}
+    greet = found[("hello/greet.py",)]
+    assert (greet.responsibility, greet.pitfalls, greet.status) == ("Greets people by name.", ["never prints"],
+                                                                   "proposed")
+    assert greet.author == f"agent:{outcome.run_id}" and greet.source == "agent"
+    propose_knowledge(store, "ws-mem", outcome.run_id, "hello/words.py", "Constants.", "")
+    assert found[("hello/words.py",)].responsibility == "The wording."
+    assert items.get(store, found[("hello/words.py",)].id).responsibility == "The wording."  # a person's stays
+    assert "[unverified] `hello/greet.py`: Greets people by name. Watch out: never prints" in main_prompt
