@@ -26,7 +26,7 @@ from kg.ingest.facts import ParsedFile
 from kg.ingest.languages import by_name, language_for
 from kg.ingest.lock import repo_lock
 from kg.ingest.project import RepoState, mentioned_names
-from kg.ingest.walk import SourceFile, content_hash, decode, walk
+from kg.ingest.walk import SourceFile, content_hash, decode, span_hash, walk
 from kg.ingest.writer import FileWrite, GraphWriter
 
 from kg.errors import InputError
@@ -136,6 +136,7 @@ class Ingestor:
         step.modules = {p: self.state.parsed[p].module for p in resolved}
         step.parsed = {p: self.state.parsed[p] for p in code_changed}
         step.bad_encoding = {p for p in code_changed if self.parses.get(hashes[p]).bad_encoding}
+        step.span_hashes = {p: self.parses.get(hashes[p]).span_hashes for p in code_changed}
         step.hashes = {p: hashes[p] for p in changed}
         step.documents = [chunk_document(p, decode(self._read(p))[0]) for p in changed if files[p].kind == "document"]
 
@@ -262,7 +263,10 @@ class Ingestor:
     @staticmethod
     def _parse(path: str, module: str, data: bytes) -> CachedParse:
         parsed = language_for(path).parse(path, module, data)
-        return CachedParse(parsed, mentioned_names(data), decode(data)[1])
+        text, bad_encoding = decode(data)
+        lines = text.splitlines()
+        spans = {s.qname: span_hash(lines, s.start_line, s.end_line) for s in parsed.symbols}
+        return CachedParse(parsed, mentioned_names(data), bad_encoding, spans)
 
     def _forget_memory(self) -> None:
         self.state = RepoState()

@@ -173,6 +173,13 @@ class Store:
             for batch in batched(rows, BATCH_SIZE):
                 session.execute_write(lambda tx, b=list(batch): tx.run(text, {**params, "rows": b}).consume())
 
+    def write_read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        """Rows of a named query run in one managed write transaction (retried on transient errors such as a
+        deadlock), for writes whose answer matters: a compare-and-set says whether it happened."""
+        text = queries.load(name)
+        with map_neo4j_errors(self.settings), self._session(neo4j.WRITE_ACCESS) as session:
+            return session.execute_write(lambda tx: [r.data() for r in tx.run(text, params)])
+
     def transaction(self, work: Callable[[Transaction], T]) -> T:
         """Run `work` in one write transaction: everything it writes lands together or not at all. The driver runs
         it again on a transient error (a deadlock with a concurrent ingest), so `work` must only write."""

@@ -2,7 +2,8 @@
 
 Answers are compact text (a header, tab-separated rows, notes) rather than JSON: an agent pays per token, and a
 truncation note says what `limit` left out so it can ask again with a larger one. Every tool calls the same
-library function as the CLI and runs in a read transaction; `cypher` runs only queries that read the graph
+library function as the CLI and runs in a read transaction (but the memory tools' record_decision, which
+writes through kg.memory's checks); `cypher` runs only queries that read the graph
 (kg.readonly), with a server-side timeout, and stops at its limit.
 
 Every request gets an answer: a line the MCP library would drop (not JSON, a lone UTF-16 surrogate, nesting past
@@ -32,6 +33,7 @@ from mcp.shared.message import SessionMessage
 
 from kg.errors import KgError
 from kg.graph import open_graph
+from kg.memory import mcp_tools as memory_tools
 from kg.navigate import answers
 from kg.navigate.changes import changes as diff_changes
 from kg.navigate.render import compact
@@ -208,6 +210,9 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
         values = parse_params(params)
         return graph.ask(lambda s: compact(answers.run_cypher(s, query, values, limit)))
 
+    # ── project memory: its tools live in kg.memory.mcp_tools and are registered here ──
+    memory_tools.register(server, graph)
+
     return server, graph
 
 
@@ -340,7 +345,8 @@ def serve(settings: Settings) -> None:
 
 def tool_names() -> list[str]:
     """The tools `kg mcp` offers (for docs and tests)."""
-    return ["find", "callers", "callees", "impact", "path", "tests_for", "changes", "module_summary", "cypher"]
+    return ["find", "callers", "callees", "impact", "path", "tests_for", "changes", "module_summary", "cypher",
+            *memory_tools.TOOL_NAMES]
 
 
 __all__ = ["build", "serve", "tool_names"]
