@@ -16,6 +16,7 @@ import neo4j
 from neo4j import exceptions as neo4j_errors
 
 from kg import queries
+from kg.disk import explain_database_error, full_disk_note
 from kg.errors import AuthFailed, GraphUnavailable, QueryError
 from kg.settings import Settings
 
@@ -38,10 +39,15 @@ def map_neo4j_errors(settings: Settings) -> Iterator[None]:
         raise AuthFailed(
             f"Neo4j at {settings.uri} refused user {settings.user!r}: check NEO4J_USER and NEO4J_PASSWORD") from e
     except (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired) as e:
-        hint = "check NEO4J_URI" if settings.uri_configured else "start it with `kg server start`"
+        hint = "check NEO4J_URI" if settings.uri_configured else (
+            full_disk_note(settings) or "start it with `kg server start`")
         raise GraphUnavailable(f"cannot reach Neo4j at {settings.uri}: {hint}") from e
+    except neo4j_errors.DatabaseError as e:  # Neo4j could not finish; a full disk is the usual reason
+        raise GraphUnavailable(explain_database_error(settings, e.message or str(e))) from e
     except neo4j_errors.ClientError as e:
         first_line = (e.message or str(e)).strip().splitlines()[0]
+        if "read-only" in first_line and (note := full_disk_note(settings)):  # Neo4j's answer to a full disk
+            raise GraphUnavailable(f"Neo4j turned the graph read-only: {note}") from e
         raise QueryError(f"Neo4j refused the query: {first_line}") from e
 
 
