@@ -163,7 +163,8 @@ def server_status(ctx: Context, as_json: bool) -> None:
     db = status.database
     if status.running and db is not None:
         if db.online:
-            health = f"[green]database {db.name} online[/]" + (" (read-only)" if db.access == "read-only" else "")
+            health = f"[green]database {db.name} online[/]" + (
+                f" [yellow]read-only[/]{': ' + db.message if db.message else ''}" if db.access == "read-only" else "")
         else:
             health = f"[red]database {db.name} {db.status}[/]" + (f": {db.message}" if db.message else "")
         out.print(f"[green]running[/] (pid {status.pid}) · {health}", highlight=False)
@@ -291,6 +292,6 @@ def export_callgraph(ctx: Context, repo: str, fmt: str, min_confidence: float, o
 
 
 def main() -> None:
-    # The driver logs each retry of a lost connection as a warning; kg reports the failure once, in one line.
-    logging.getLogger("neo4j").setLevel(logging.ERROR)
+    # The driver logs lost connections (warnings, errors); kg reports the failure itself, once, in one line.
+    logging.getLogger("neo4j").setLevel(logging.CRITICAL)
     cli(prog_name="kg")

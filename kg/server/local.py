@@ -125,6 +125,8 @@ def database_state(settings: Settings, name: str = DEFAULT_DATABASE) -> Database
         return DatabaseState(name, "unknown", message=f"Neo4j lists no database named {name!r}")
     row = rows[0]
     found = DatabaseState(name, row["status"] or "unknown", row["access"] or "", row["message"] or "")
+    if found.access == "read-only" and not found.message:  # Neo4j's own answer to a disk it cannot grow into
+        found = replace(found, message=disk.full_disk_note(settings) or "")
     if not found.online:
         return found
     try:
@@ -250,6 +252,7 @@ def _wait_until_ready(settings: Settings, pid: int, deadline: float, began: floa
                 except subprocess.TimeoutExpired:
                     process.kill()
             reason = error.removeprefix("KG-ERROR ") if error else "the JVM exited"
+            reason = reason if len(reason) <= 400 else reason[:400] + "…"
             state.forget(settings.data_dir, last_error=reason,
                          failed_at=datetime.now(UTC).isoformat(timespec="seconds"))
             raise ServerError(f"Neo4j did not start: {reason} (see `kg server logs`)")

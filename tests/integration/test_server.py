@@ -165,6 +165,25 @@ def test_stop_then_status_and_stop_again(user, tmp_path: Path) -> None:
     assert json.loads(kg("server", "stop", "--json", env=env, cwd=tmp_path).stdout)["stopped"] is False
 
 
+def test_a_database_that_does_not_come_online_is_a_failed_start(user, tmp_path: Path) -> None:
+    """Neo4j itself runs, but the `neo4j` database cannot open its store: start fails in one line instead of
+    saying "started", and status keeps saying why (issue 9.1). Uses the stopped server of the tests above."""
+    _, env, _, _, state = user
+    transactions = Path(state["data_dir"]) / "data" / "transactions" / "neo4j"
+    for log in transactions.glob("neostore.transaction.db.*"):
+        os.truncate(log, 100)  # the checkpoint now points past the end of the log
+    failed = kg("server", "start", "--json", env=env, cwd=tmp_path)
+    assert failed.returncode == 1 and failed.stdout == "" and "Traceback" not in failed.stderr
+    line = failed.stderr.strip()
+    assert "\n" not in line
+    assert line.startswith("error: Neo4j did not start: the `neo4j` database did not come online: ")
+    status = kg("server", "status", "--json", env=env, cwd=tmp_path)
+    assert status.returncode == 3
+    shown = json.loads(status.stdout)
+    assert not shown["running"] and shown["last_error"].startswith("the `neo4j` database did not come online")
+    assert "did not come online" in kg("server", "status", env=env, cwd=tmp_path).stdout
+
+
 def test_port_taken_by_another_process_is_one_line(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NEO4J_", "KG_"))}
     env |= {"XDG_STATE_HOME": str(tmp_path / "state"), "KG_CACHE_DIR": str(build.cache_root())}
