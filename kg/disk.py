@@ -52,4 +52,4 @@ def explain_database_error(settings: Settings, neo4j_message: str) -> str:
     note = full_disk_note(settings)
     if note:
         return f"Neo4j could not write: {note}; what was committed before is kept"
-    return f"Neo4j failed: {first} (see `kg server status` and `kg server logs`)"
+    return f"Neo4j failed: {first}: check free disk space and `kg server logs`"
