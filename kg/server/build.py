@@ -97,10 +97,11 @@ def _prune(keep: Path) -> None:
     for old in keep.parent.iterdir():
         if old.name == keep.name or old.name.startswith(f"{keep.name}."):
             continue
-        try:
-            used = (old / "ready").stat().st_mtime if old.is_dir() else old.stat().st_mtime
+        marker = old / "ready"
+        try:  # a folder without `ready` is a build under way (or one that died): judged by its own age
+            used = (marker if marker.exists() else old).stat().st_mtime
         except OSError:
-            used = 0.0  # a build that never finished
+            continue
         if used < cutoff:
             if old.is_dir():
                 shutil.rmtree(old, ignore_errors=True)

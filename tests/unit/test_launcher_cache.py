@@ -24,8 +24,12 @@ def test_prune_keeps_recent_builds_and_this_one(tmp_path: Path) -> None:
     current = _build_dir(tmp_path, "aaaa", days_unused=0)
     recent = _build_dir(tmp_path, "bbbb", days_unused=1)  # another clone started it yesterday
     stale = _build_dir(tmp_path, "cccc", days_unused=build.PRUNE_AFTER_DAYS + 1)
-    unfinished = _build_dir(tmp_path, "dddd", days_unused=None)  # a build that died half way
-    in_progress = _build_dir(tmp_path, "aaaa.build-123", days_unused=None)  # this version's own staging folder
+    died = _build_dir(tmp_path, "dddd.build-7", days_unused=None)  # a build that died half way, long ago
+    old = time.time() - (build.PRUNE_AFTER_DAYS + 1) * 86400
+    os.utime(died, (old, old))
+    other_version_building = _build_dir(tmp_path, "eeee.build-9", days_unused=None)  # another checkout, right now
+    own_staging = _build_dir(tmp_path, "aaaa.build-123", days_unused=None)
     build._prune(current)
-    assert {p.name for p in tmp_path.iterdir()} == {current.name, recent.name, in_progress.name}
-    assert not stale.exists() and not unfinished.exists()
+    assert {p.name for p in tmp_path.iterdir()} == {current.name, recent.name, other_version_building.name,
+                                                    own_staging.name}
+    assert not stale.exists() and not died.exists()
