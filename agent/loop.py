@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kg.agent import records
+from kg.agent import memory, records
 from kg.agent.context import Budget, ContextBuilder, Prompt, State
 from kg.agent.errors import LLMError
 from kg.agent.guards import Guard, Limits
@@ -188,6 +188,7 @@ class AgentLoop:
                 "seconds": round(seconds, 4), "llm_seconds": round(llm_seconds, 4),
                 "knowledge_paths": prompt.knowledge_paths}
         records.put_turn(self.store, self.run_id, self.plan_id, turn, self._ledger(prompt, reply, n, 0))
+        memory.loaded(self.store, self.run_id, n, prompt.memory_loaded)
         for i, call in enumerate(self._side_calls, start=1):
             records.put_llm_call(self.store, self.run_id, self._turn_key, {**call, "id": f"{self._turn_key}:{i}"})
         self.llm_seconds += llm_seconds
@@ -272,8 +273,7 @@ class AgentLoop:
             return False, (f"Not done: {path} {planned.problem}. Write it again, whole, as valid source; a file "
                            "counts only when it parses.")
         cards = self.store.read("agent/context_knowledge", repo=self.repo, plan=self.plan_id, next="", seeds=[path],
-                                max_neighbours=0, max_symbols=24, max_methods=6, max_references=0,
-                                max_decisions=0)[0]["cards"]
+                                max_neighbours=0, max_symbols=24, max_methods=6, max_references=0)[0]["cards"]
         if not cards:
             return True, "Stored; kg does not parse this kind of file."
         description = planned.description if planned else ""
@@ -283,7 +283,9 @@ class AgentLoop:
             summary = None
         summary = summary or structural(cards[0], description)
         self.store.write("agent/module_summary_put", repo=self.repo, path=path, summary=summary.to_props())
-        self.store.write("agent/decisions_link_module", plan=self.plan_id, repo=self.repo, path=path)
+        if summary.kind == "llm":  # the model's reading of the file, offered to people as proposed knowledge
+            memory.propose_knowledge(self.store, self.repo, self.run_id, path, summary.responsibility, summary.notes)
+        self.store.write("memory/link_pending", plan=self.plan_id, repo=self.repo, path=path)
         return True, f"Ingested: {len(cards[0]['symbols'])} public symbols; {summary.kind} summary stored."
 
     def _llm_summary(self, path: str) -> Summary | None:
@@ -303,6 +305,8 @@ class AgentLoop:
             "file": path})
         return parse_llm_summary(path, reply.content)
 
-    def _record_decision(self, text: str, rationale: str, paths: list[str], confidence: float) -> str:
-        return records.put_decision(self.store, self.plan_id, self.repo, self.run_id, text, rationale, confidence,
-                                    paths)
+    def _record_decision(self, text: str, rationale: str, paths: list[str], confidence: float | None) -> str:
+        planned = {f.path for f in records.progress(self.store, self.plan_id, self.repo).files}
+        outcome = memory.record_decision(self.store, self.repo, self.plan_id, self.run_id, planned, text, rationale,
+                                         paths, confidence)
+        return memory.outcome_text(outcome, self.context.memory.threshold)

@@ -1,4 +1,5 @@
-"""The agent's state in the graph: plans, planned files, runs, turns, LLM calls and decisions.
+"""The agent's state in the graph: plans, planned files, runs, turns and LLM calls (its decisions are project
+memory, agent/memory.py).
 
 Everything a run needs to continue is here, never in process memory, which is what makes `kg agent resume` work
 after a crash: the plan text, the run's options and counters, and the last step's result all live on nodes.
@@ -104,15 +105,6 @@ def put_llm_call(store: Store, run_id: str, turn_key: str, call: dict[str, Any])
 def recent_calls(store: Store, run_id: str, limit: int = 10) -> list[dict[str, Any]]:
     """Oldest first, so they can be replayed into a fresh loop detector."""
     return list(reversed(store.read("agent/run_recent_calls", run=run_id, limit=limit)))
-
-
-def put_decision(store: Store, plan_id: str, repo: str, run_id: str, text: str, rationale: str,
-                 confidence: float, paths: list[str]) -> str:
-    decision_id = f"dec-{secrets.token_hex(6)}"
-    store.write("agent/decision_put", repo=repo, decision={
-        "id": decision_id, "text": text, "rationale": rationale, "confidence": confidence,
-        "author": f"agent:{run_id}", "run": run_id, "plan": plan_id, "paths": paths})
-    return decision_id
 
 
 def retire_decisions(store: Store, plan_id: str, run_id: str) -> None:

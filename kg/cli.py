@@ -254,6 +254,7 @@ def export_callgraph(ctx: Context, repo: str, fmt: str, min_confidence: float, o
 
 
 def main() -> None:
-    # The driver logs each retry of a lost connection as a warning; kg reports the failure once, in one line.
-    logging.getLogger("neo4j").setLevel(logging.ERROR)
+    # The driver logs a lost connection itself (warnings for retries, an error for a defunct connection); kg
+    # reports the failure once, in one line, so the driver's own lines would only come first and confuse.
+    logging.getLogger("neo4j").setLevel(logging.CRITICAL)
     cli(prog_name="kg")

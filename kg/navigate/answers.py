@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kg.errors import InputError
+from kg.errors import InputError, shorten
 from kg.navigate import names
 from kg.navigate.catalog import describe
 from kg.navigate.targets import Target, pick_repo, resolve, resolve_all
@@ -33,6 +33,7 @@ class Answer:
     noun: str = "rows"
     notes: list[str] = field(default_factory=list)
     target: Target | None = None
+    at_least: bool = False  # `total` is a lower bound: the rows were not all counted
 
     @property
     def truncated(self) -> bool:
@@ -41,7 +42,7 @@ class Answer:
     def truncation_note(self) -> str | None:
         if not self.truncated:
             return None
-        total = f"at least {self.total:,}" if self.total >= FETCH_CAP else f"{self.total:,}"
+        total = f"at least {self.total:,}" if self.at_least or self.total >= FETCH_CAP else f"{self.total:,}"
         return f"showing {len(self.rows):,} of {total} {self.noun} (raise the limit to see more)"
 
     def to_dict(self) -> dict[str, Any]:
@@ -68,7 +69,7 @@ def _symbol(store: Store, text: str, repo: str | None, question: str) -> Target:
     target = resolve(store, text, repo)
     if target.is_module:
         raise InputError(f"{target.qname} is a module; {question} needs a function, method or class "
-                         f"(ask for the impact of {target.path} instead)")
+                         f"(try `kg impact {target.path}`)")
     return target
 
 
@@ -232,7 +233,7 @@ def find(store: Store, text: str, repo: str | None = None, limit: int = 20) -> A
         if (r["repo"], r["qname"]) not in seen:
             seen.add((r["repo"], r["qname"]))
             rows.append(r)
-    return Answer(f"definitions of {text!r}", ["match", "score", "qname", "kind", "path", "line", "signature"]
+    return Answer(f"definitions of {shorten(text)}", ["match", "score", "qname", "kind", "path", "line", "signature"]
                   + ([] if repo else ["repo"]), rows[:limit], len(rows), limit, "matches")
 
 
@@ -266,7 +267,7 @@ def run_query(store: Store, name: str, params: dict[str, Any], limit: int = 100)
     missing = [p for p in info.used if p not in given]
     if missing:
         examples = " ".join(f"--param {p}={_shell(info.examples.get(p, '...'))}" for p in missing)
-        raise InputError(f"query {name!r} needs {', '.join(missing)}: e.g. kg query {name} {examples}")
+        raise InputError(f"query {shorten(name)} needs {', '.join(missing)}: e.g. kg query {name} {examples}")
     if {"name", "text"} & set(given):
         raise InputError("parameters named `name` or `text` cannot be passed through kg's store; rename them")
     rows = store.read(name, **given)
@@ -275,14 +276,12 @@ def run_query(store: Store, name: str, params: dict[str, Any], limit: int = 100)
 
 
 def run_cypher(store: Store, text: str, params: dict[str, Any] | None = None, limit: int = 50) -> Answer:
-    """Raw Cypher in a read transaction: Neo4j itself refuses any write."""
+    """Typed Cypher, run only if it reads the graph (kg.readonly), stopped at `limit` rows and by a server timeout."""
     if not text.strip():
         raise InputError("empty Cypher")
-    if {"name", "text"} & set(params or {}):
-        raise InputError("parameters named `name` or `text` cannot be passed through kg's store; rename them")
-    rows = store.read_text(text, **(params or {}))
+    rows, more = store.read_untrusted(text, params or {}, limit)
     columns = list(rows[0]) if rows else []
-    return Answer("cypher", columns, rows[:limit], len(rows), limit, "rows")
+    return Answer("cypher", columns, rows, len(rows) + more, limit, "rows", at_least=more)
 
 
 def _shell(literal: str) -> str:

@@ -175,6 +175,8 @@ def parse_param(pair: str) -> tuple[str, Any]:
         value = json.loads(raw)
     except json.JSONDecodeError:
         value = raw
+    except RecursionError as e:  # Python's parser gives up about a thousand levels deep
+        raise InputError(f"--param {key.strip()[:40]}: the value nests too deep; give a flatter JSON value") from e
     return key.strip(), value
 
 

@@ -10,15 +10,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kg.errors import InputError
+from kg.errors import InputError, shorten
 from kg.navigate import names
 from kg.store import Store
 
 _PATH_LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+)$")
 _MAX_CANDIDATES = 20
 _SUGGESTIONS = 3
-# Errors reach people at a terminal and agents over MCP alike: name both ways of giving the repository.
-REPO_HINT = "name the repository (--repo; over MCP: the repo argument)"
+# Errors name CLI flags and commands; kg.navigate.mcp_server rewrites them into MCP arguments and tools.
+REPO_HINT = "pass --repo"
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class AmbiguousName(InputError):
         self.candidates = candidates
         shown = "\n".join(f"  {c.repo}:{c.label()}" for c in candidates[:_MAX_CANDIDATES])
         more = f"\n  … and {len(candidates) - _MAX_CANDIDATES} more" if len(candidates) > _MAX_CANDIDATES else ""
-        super().__init__(f"{text!r} is ambiguous ({len(candidates)} candidates): give a longer dotted name, "
+        super().__init__(f"{shorten(text)} is ambiguous ({len(candidates)} candidates): give a longer dotted name, "
                          f"path:line or {REPO_HINT}\n{shown}{more}")
 
 
@@ -77,12 +77,14 @@ def resolve(store: Store, text: str, repo: str | None = None) -> Target:
 
 def not_found(store: Store, text: str, repo: str | None) -> str:
     """The error for a name nothing has: the closest names when there are some (what `find` would list first)."""
-    where = f" in repository {repo!r}" if repo else ""
+    where = f" in repository {shorten(repo)}" if repo else ""
     near = names.near(store, text, repo, fetch=50)[:_SUGGESTIONS]
     if not near:
-        return f"no symbol or module named {text!r}{where}, nor anything close: `find` searches by part of a name"
+        return (f"no symbol or module named {shorten(text)}{where}, nor any name close to it: "
+                f"try `kg find {text[:80]}` for fuzzy matches (it also searches docstrings)")
     shown = ", ".join(f"{r['qname']}" + ("" if repo else f" ({r['repo']})") for r in near)
-    return f"no symbol or module named {text!r}{where}; closest: {shown} (`find {text}` lists more)"
+    return (f"no symbol or module named {shorten(text)}{where}; closest: {shown} "
+            f"(try `kg find {text[:80]}` for fuzzy matches)")
 
 
 def resolve_all(store: Store, texts: list[str], repo: str | None = None) -> list[Target]:
@@ -99,7 +101,7 @@ def pick_repo(store: Store, repo: str | None) -> str:
     known = [r["repo"] for r in store.read("repos")]
     if repo:
         if repo not in known:
-            raise InputError(f"no repository named {repo!r} in the graph (have: {', '.join(known) or 'none'})")
+            raise InputError(f"no repository named {shorten(repo)} in the graph (have: {', '.join(known) or 'none'})")
         return repo
     if len(known) == 1:
         return known[0]
@@ -112,8 +114,8 @@ def _at_line(store: Store, path: str, line: int, repo: str | None, text: str) ->
     modules = [_target(r) for r in store.read("find_symbol", symbol=path, repo=repo, limit=50)
                if r["kind"] == "module" and r["path"] == path]
     if not modules:
-        raise InputError(f"no file {path!r} in the graph{f' of {repo!r}' if repo else ''}: check the path "
-                         "(relative to the ingested root)")
+        where = f" of {shorten(repo)}" if repo else ""
+        raise InputError(f"no file {shorten(path)} in the graph{where}: check the path (relative to the ingested root)")
     if len(modules) > 1:
         raise AmbiguousName(text, modules)
     module = modules[0]

@@ -82,5 +82,5 @@ def test_a_wrong_name_says_which_names_are_closest(graph: Store) -> None:
     assert "closest: requests.sessions.Session.send" in str(wrong.value)
     with pytest.raises(InputError, match="get_netrc_auth"):
         answers.impact(graph, ["get_netrc"], REPO)
-    with pytest.raises(InputError, match="nor anything close"):
+    with pytest.raises(InputError, match="nor any name close to it"):
         resolve(graph, "qqqzzzxx", REPO)
