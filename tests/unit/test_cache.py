@@ -8,7 +8,7 @@ from pathlib import Path
 
 from kg.ingest.cache import CachedParse, ParseCache
 from kg.ingest.languages.python import LANGUAGE
-from kg.ingest.walk import content_hash
+from kg.ingest.walk import content_hash, span_hash
 
 SOURCES = {
     "a.py": b"import os\n\n\nclass A:\n    def run(self):\n        return os.getcwd()\n",
@@ -19,8 +19,10 @@ SOURCES = {
 
 def entry(path: str) -> tuple[str, CachedParse]:
     source = SOURCES[path]
-    module = path.removesuffix(".py")
-    return content_hash(source), CachedParse(LANGUAGE.parse(path, module, source), frozenset({module}), False)
+    parsed = LANGUAGE.parse(path, path.removesuffix(".py"), source)
+    lines = source.decode().splitlines()
+    spans = {s.qname: span_hash(lines, s.start_line, s.end_line) for s in parsed.symbols}
+    return content_hash(source), CachedParse(parsed, frozenset({parsed.module}), False, spans)
 
 
 def filled(path: Path, *files: str) -> dict[str, CachedParse]:
