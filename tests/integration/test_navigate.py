@@ -182,6 +182,10 @@ def test_hotspots_find_and_module_summary(graph: Store) -> None:
     typo = answers.find(graph, "chekout", "shop")  # a plain typo is found without any syntax
     assert typo.rows[0]["qname"] == "shop.cart.Cart.checkout" and typo.rows[0]["match"] == "typo"
     assert "shop.pricing.bulk_discount" in column(answers.find(graph, "cents", "shop"), "qname")  # its docstring
+    # several words: a name near one of them, or docstring words; more words matched rank first
+    assert answers.find(graph, "Cart checkout", "shop").rows[0]["qname"] == "shop.cart.Cart.checkout"
+    words = answers.find(graph, "cents beyond tenth", "shop")
+    assert (words.rows[0]["qname"], words.rows[0]["match"]) == ("shop.pricing.bulk_discount", "docstring")
 
     summary = answers.module_summary(graph, "shop/cart.py", "shop")
     assert column(summary["interface"], "symbol") == ["shop.cart.Cart", "shop.cart.Cart.__init__",
