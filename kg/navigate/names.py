@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from kg.errors import InputError, QueryError
+from kg.errors import InputError, QueryError, shorten
 from kg.store import Store
 
 _LUCENE_SYNTAX = re.compile(r'[~*?"():^\[\]{}+\-!\\/]|\b(AND|OR|NOT|TO)\b')
@@ -101,13 +101,14 @@ def edit_distance(a: str, b: str, limit: int) -> int:
     return previous[-1]
 
 
-def near(store: Store, text: str, repo: str | None, fetch: int = 300) -> list[dict[str, Any]]:
-    """Symbols whose name is near `text`, best first, each with `match` (how) and `score` (0..1)."""
-    if is_lucene(text):
+def near(store: Store, text: str, repo: str | None, fetch: int = 300, syntax: bool = False) -> list[dict[str, Any]]:
+    """Symbols whose name is near `text`, best first, each with `match` (how) and `score` (0..1). With `syntax`
+    (what `kg find` passes), full-text syntax a person typed is used as is; otherwise only the name's letters are."""
+    if syntax and is_lucene(text):
         try:
             rows = store.read("search_symbols", search=text, repo=repo, limit=fetch)
         except QueryError as e:  # Lucene syntax errors in what a person typed
-            raise InputError(f"cannot search for {text!r}: {e}") from e
+            raise InputError(f"cannot search for {shorten(text)}: {e}") from e
         top = max((r["score"] for r in rows), default=1.0) or 1.0
         return [{**r, "match": "full-text", "score": round(r["score"] / top, 3)} for r in rows]
     typed = text.split()
