@@ -29,8 +29,8 @@ WHERE s.kind IN ['function', 'method', 'class']
 OPTIONAL MATCH (parent)-[:DEFINES]->(s)
 WITH s, parent, dynamic_targets
 WHERE NOT EXISTS {
-    MATCH (v:Variable {repo: s.repo, path: s.path, name: '__all__'})
-    WHERE v.signature CONTAINS ('"' + s.name + '"') OR v.signature CONTAINS ("'" + s.name + "'")
+    MATCH (v:Symbol {repo: s.repo, path: s.path, name: '__all__'})
+    WHERE v:Variable AND v.signature CONTAINS ('"' + s.name + '"') OR v.signature CONTAINS ("'" + s.name + "'")
   }
   AND NOT EXISTS {
     MATCH (parent)-[d:CALLS]->(decorator)
