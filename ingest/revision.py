@@ -30,7 +30,10 @@ def revision_repo(store: Store, root: Path, revision: str, repo: str,
         raise InputError(f"--since {revision}: {root} has no git history; compare with a stored review file "
                          "instead (`kg review --json` or the HTML page)") from e
     prefix = git(root, "rev-parse", "--show-prefix").strip().rstrip("/")
-    commit = git(root, "rev-parse", "--verify", revisions=(f"{revision}^{{commit}}",)).strip()
+    try:
+        commit = git(root, "rev-parse", "--verify", "--quiet", revisions=(f"{revision}^{{commit}}",)).strip()
+    except InputError as e:
+        raise InputError(f"--since {revision}: no such commit in {top} (and no file of that name)") from e
     name = f"{repo}@{commit[:12]}"
     with tempfile.TemporaryDirectory(prefix="kg-since-") as tmp:
         archive = Path(tmp) / "tree.tar"

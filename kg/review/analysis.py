@@ -17,6 +17,8 @@ from typing import Any
 
 import networkx as nx
 
+from kg.review.history import CHURN_COMMITS
+
 BETWEENNESS_SAMPLE = 300  # above this many modules betweenness is estimated from this many sources (seeded)
 HOT_PERCENTILE = 0.9  # a metric at or above this percentile is a reason a module is hot
 
@@ -112,7 +114,7 @@ _REASONS = {
     "fan_in": "{value:,} modules depend on it",
     "fan_out": "depends on {value:,} modules",
     "loc": "{value:,} lines",
-    "churn": "changed in {value:,} of the last commits",
+    "churn": "changed in {value:,} of the last " + f"{CHURN_COMMITS:,} commits",
 }
 
 

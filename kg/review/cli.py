@@ -94,8 +94,6 @@ def _earlier(store: Store, repo: str, root: Path, since: str, architecture: rule
     stored = Path(since)
     if stored.is_file():
         return compare.load(stored), stored.name
-    if not history(root).revision:
-        raise InputError(f"--since {since}: no such file, and {root} has no git history to find a revision in")
     (plugin,) = entry_points(group="kg.revision_graph", name="ingest")
     with plugin.load()(store, root, since, repo, progress) as (name, commit):
         earlier = collect(store, name, architecture, with_history=False)

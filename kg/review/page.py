@@ -74,7 +74,9 @@ def render(review: Review, diagram: Diagram) -> str:
         decisions_by_module.setdefault(d["module"], []).append(d)
     embedded = json.dumps(data, default=str, separators=(",", ":")).replace("</", "<\\/")
     return _environment().get_template("report.html.j2").render(
-        r=review, diagram=diagram, style=_asset("report.css"), script=_asset("report.js"), embedded=embedded,
+        r=review, diagram=diagram,
+        cycle_query=lambda group: Query("review/cycle_graph", {"repo": review.repo, "modules": group["modules"]}),
+        style=_asset("report.css"), script=_asset("report.js"), embedded=embedded,
         dead_rows=dead_rows[:DEAD_CODE_ROWS], dead_by_package=dead_by_package.most_common(12),
         decisions_by_module=decisions_by_module, cut_total=sum(len(g["cut"]) for g in review.cycles),
         cycle_modules=sum(len(g["modules"]) for g in review.cycles),
