@@ -17,8 +17,6 @@ from typing import Any
 
 import networkx as nx
 
-from kg.review.history import CHURN_COMMITS
-
 BETWEENNESS_SAMPLE = 300  # above this many modules betweenness is estimated from this many sources (seeded)
 HOT_PERCENTILE = 0.9  # a metric at or above this percentile is a reason a module is hot
 
@@ -109,22 +107,22 @@ def cyclic_edges(groups: list[dict[str, Any]]) -> set[tuple[str, str]]:
 # ── hotspots ──────────────────────────────────────────────────────────────────────────────────────────────────
 
 _REASONS = {
-    "pagerank": "much depends on it, directly or through others (PageRank top {top}%)",
-    "betweenness": "on many dependency paths between other modules (betweenness top {top}%)",
+    "pagerank": "much depends on it, directly or not (PageRank top {top}%)",
+    "betweenness": "on many dependency paths (betweenness top {top}%)",
     "fan_in": "{value:,} modules depend on it",
     "fan_out": "depends on {value:,} modules",
     "loc": "{value:,} lines",
-    "churn": "changed in {value:,} of the last " + f"{CHURN_COMMITS:,} commits",
+    "churn": "changed in {value:,} of the last {commits:,} commits",
 }
 
 
 def hotspots(graph: nx.DiGraph, churn: dict[str, int] | None, limit: int,
-             flagged: dict[str, list[str]] | None = None) -> list[dict[str, Any]]:
+             flagged: dict[str, list[str]] | None = None, commits: int = 0) -> list[dict[str, Any]]:
     """Modules ranked by the mean percentile of their metrics, each with why it is hot.
 
     The metrics: PageRank and betweenness on the dependency graph (weighted by how many imports and calls make up
-    each dependency), fan-in and fan-out, lines, and git churn when there is history. `flagged` adds reasons that
-    are not metrics (in a cycle, breaks a rule)."""
+    each dependency), fan-in and fan-out, lines, and git churn (over the last `commits`) when there is history.
+    `flagged` adds reasons that are not metrics (in a cycle, breaks a rule)."""
     if not graph:
         return []
     metrics: dict[str, dict[str, float]] = {
@@ -141,7 +139,8 @@ def hotspots(graph: nx.DiGraph, churn: dict[str, int] | None, limit: int,
     rows = []
     for n in graph:
         score = sum(percentiles[name][n] for name in metrics) / len(metrics)
-        why = [_REASONS[name].format(value=metrics[name][n], top=max(1, math.ceil((1 - percentiles[name][n]) * 100)))
+        why = [_REASONS[name].format(value=metrics[name][n], commits=commits,
+                                     top=max(1, math.ceil((1 - percentiles[name][n]) * 100)))
                for name in metrics if percentiles[name][n] >= HOT_PERCENTILE and metrics[name][n] > 0]
         why += (flagged or {}).get(n, [])
         node = graph.nodes[n]
@@ -154,13 +153,14 @@ def hotspots(graph: nx.DiGraph, churn: dict[str, int] | None, limit: int,
 
 
 def _percentiles(values: dict[str, float]) -> dict[str, float]:
-    """Each value's share of values at or below it (ties share the higher rank), in [0, 1]."""
+    """Each value's share of values strictly below it, in [0, 1): a value most modules share ranks low, so a metric
+    that does not tell modules apart (two commits of history that touched everything) makes nobody hot."""
     ordered = sorted(values.values())
     total = len(ordered)
-    at_or_below: dict[float, int] = {}
-    for i, value in enumerate(ordered, start=1):
-        at_or_below[value] = i
-    return {n: at_or_below[v] / total for n, v in values.items()}
+    below: dict[float, int] = {}
+    for i, value in enumerate(ordered):
+        below.setdefault(value, i)
+    return {n: below[v] / total for n, v in values.items()}
 
 
 # ── the diagram's nodes: modules, folded into folders until few enough remain ───────────────────────────────

@@ -144,10 +144,10 @@ def collect(store: Store, repo: str | None, rules: Architecture, rules_file: Pat
         notes.append("no architecture rules: add .agent/architecture.yaml (see the README) to check layers, "
                      "forbidden dependencies and limits")
 
-    revision, churn = None, None
+    revision, churn, commits = None, None, 0
     if with_history:
         past = history(where.root)
-        revision, churn = past.revision, past.churn
+        revision, churn, commits = past.revision, past.churn, past.commits
         if past.note:
             notes.append(past.note)
     flagged: dict[str, list[str]] = {}
@@ -155,8 +155,10 @@ def collect(store: Store, repo: str | None, rules: Architecture, rules_file: Pat
         for m in g["modules"]:
             flagged.setdefault(m, []).append(f"in an import cycle of {len(g['modules'])} modules")
     for v in violations:
-        flagged.setdefault(v["source"], []).append(f"breaks {v['rule']}")
-    hot = analysis.hotspots(graph, churn, top, flagged)
+        reasons = flagged.setdefault(v["source"], [])
+        if f"breaks {v['rule']}" not in reasons:
+            reasons.append(f"breaks {v['rule']}")
+    hot = analysis.hotspots(graph, churn, top, flagged, commits)
 
     coupling_q = Query("review/package_coupling", scope)
     coupling = store.read(coupling_q.name, **coupling_q.params)

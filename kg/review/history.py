@@ -21,6 +21,7 @@ class History:
     revision: str | None  # short commit id, `+` when the working tree has changes; None without git
     churn: dict[str, int] | None  # path relative to the ingested root → commits; None without history
     note: str | None  # why churn is missing, said once
+    commits: int = 0  # how many commits churn was counted over
 
 
 def history(root: Path) -> History:
@@ -37,10 +38,10 @@ def history(root: Path) -> History:
     except InputError:
         return History(None, None, f"churn left out: {root} has no commits yet")
     dirty = bool(git(root, "status", "--porcelain", "--untracked-files=no", paths=(".",)).strip())
-    log = git(root, "log", f"--max-count={CHURN_COMMITS}", "--format=", "--name-only", "--no-renames",
+    log = git(root, "log", f"--max-count={CHURN_COMMITS}", "--format=%x00", "--name-only", "--no-renames",
               "--relative", paths=(".",))
-    churn = Counter(line for line in log.splitlines() if line)
-    return History(head + ("+" if dirty else ""), dict(churn), None)
+    churn = Counter(line for line in log.splitlines() if line and line != "\0")
+    return History(head + ("+" if dirty else ""), dict(churn), None, log.count("\0"))
 
 
 def commit_of(root: Path, revision: str) -> str:

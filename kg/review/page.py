@@ -78,6 +78,8 @@ def render(review: Review, diagram: Diagram) -> str:
         cycle_query=lambda group: Query("review/cycle_graph", {"repo": review.repo, "modules": group["modules"]}),
         style=_asset("report.css"), script=_asset("report.js"), embedded=embedded,
         dead_rows=dead_rows[:DEAD_CODE_ROWS], dead_by_package=dead_by_package.most_common(12),
-        decisions_by_module=decisions_by_module, cut_total=sum(len(g["cut"]) for g in review.cycles),
+        decisions_by_module=decisions_by_module,
+        violations_by_rule=Counter(v["rule"] for v in review.violations).most_common(),
+        cut_total=sum(len(g["cut"]) for g in review.cycles),
         cycle_modules=sum(len(g["modules"]) for g in review.cycles),
         max_score=max((h["score"] for h in review.hotspots), default=1) or 1)

@@ -13,6 +13,13 @@ CALL (m) {
   DELETE old
 }
 CALL (m, row) {
+  // The lines of the file's function bodies: an import on one of them runs only when the function is called
+  // (parsers may attach such an import to the module).
+  CALL (row) {
+    OPTIONAL MATCH (f:Symbol {repo: $repo, path: row.path})
+    WHERE f:Function OR f:Method
+    RETURN [f IN collect(f) | [f.start_line, f.end_line]] AS bodies
+  }
   CALL (row) {
     MATCH (:Module {repo: $repo, path: row.path})-[r:IMPORTS|INHERITS|CALLS]->(t:Module|Symbol)
     RETURN r, t
@@ -20,13 +27,9 @@ CALL (m, row) {
     MATCH (:Symbol {repo: $repo, path: row.path})-[r:IMPORTS|INHERITS|CALLS]->(t:Module|Symbol)
     RETURN r, t
   }
-  WITH r, t
+  WITH r, t, bodies
   WHERE t.repo = $repo AND t.path <> row.path AND (type(r) <> 'CALLS' OR r.confidence >= 1.0)
-  // An import inside a function body (parsers may attach it to the module): its line lies within the function.
-  WITH r, t, type(r) = 'IMPORTS' AND EXISTS {
-    MATCH (f:Symbol {repo: $repo, path: row.path})
-    WHERE (f:Function OR f:Method) AND f.start_line < r.line <= f.end_line
-  } AS inside
+  WITH r, t, CASE WHEN type(r) = 'IMPORTS' THEN any(b IN bodies WHERE b[0] < r.line <= b[1]) END AS inside
   WITH t.path AS path, collect(type(r)) AS types, count(*) AS weight,
        min(CASE WHEN type(r) = 'IMPORTS' THEN r.line END) AS line,
        min(CASE WHEN type(r) = 'IMPORTS' THEN CASE WHEN inside THEN 1 ELSE 0 END END) AS deferred

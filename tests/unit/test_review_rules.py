@@ -187,3 +187,18 @@ def test_a_baseline_accepts_what_it_holds_and_reports_only_what_is_new() -> None
                      "cycle: b → c at b.py:1 closes b → c → a → b", "cycle: c → a at c.py:1 closes c → a → b → c"]
     assert compare.new_findings(accepted, findings([old_violation], [["a", "b"]])) == {
         "new_violations": [], "fixed_violations": [], "new_cycles": [], "fixed_cycles": []}
+
+
+def test_hotspots_say_why_and_ignore_a_metric_everyone_shares() -> None:
+    modules = [{"module": f"m{i}", "path": f"m{i}.py", "package": ".", "loc": 10 * (i + 1)} for i in range(20)]
+    deps = [{"source": f"m{i}", "target": "m0", "weight": 1, "kinds": ["IMPORTS"]} for i in range(1, 20)]
+    deps += [{"source": "m19", "target": f"m{i}", "weight": 1, "kinds": ["IMPORTS"]} for i in range(1, 19)]
+    graph = analysis.dependency_graph(modules, deps)
+    churn = {f"m{i}.py": 2 for i in range(20)}  # two commits that touched everything
+    hot = analysis.hotspots(graph, churn, 3, {"m0": ["in an import cycle of 2 modules"]}, commits=2)
+    assert [h["module"] for h in hot][:2] in (["m0", "m19"], ["m19", "m0"])
+    by_name = {h["module"]: h for h in hot}
+    assert {"19 modules depend on it", "in an import cycle of 2 modules"} <= set(by_name["m0"]["why"])
+    assert "depends on 19 modules" in by_name["m19"]["why"] and "200 lines" in by_name["m19"]["why"]
+    assert not any("commits" in reason for h in hot for reason in h["why"])
+    assert all(h["churn"] == 2 for h in hot)
