@@ -120,13 +120,13 @@ def hotspots(graph: nx.DiGraph, churn: dict[str, int] | None, limit: int,
              flagged: dict[str, list[str]] | None = None, commits: int = 0) -> list[dict[str, Any]]:
     """Modules ranked by the mean percentile of their metrics, each with why it is hot.
 
-    The metrics: PageRank and betweenness on the dependency graph (weighted by how many imports and calls make up
-    each dependency), fan-in and fan-out, lines, and git churn (over the last `commits`) when there is history.
+    The metrics: PageRank (weighted by how many imports and calls make up each dependency) and betweenness on the
+    dependency graph, fan-in and fan-out, lines, and git churn (over the last `commits`) when there is history.
     `flagged` adds reasons that are not metrics (in a cycle, breaks a rule)."""
     if not graph:
         return []
     metrics: dict[str, dict[str, float]] = {
-        "pagerank": nx.pagerank(graph, weight="weight"),
+        "pagerank": pagerank(graph),
         "betweenness": nx.betweenness_centrality(
             graph, k=BETWEENNESS_SAMPLE if len(graph) > BETWEENNESS_SAMPLE else None, seed=0),
         "fan_in": {n: graph.in_degree(n) for n in graph},
@@ -150,6 +150,25 @@ def hotspots(graph: nx.DiGraph, churn: dict[str, int] | None, limit: int,
                      "churn": metrics["churn"][n] if churn is not None else None, "why": why})
     rows.sort(key=lambda r: (-r["score"], r["module"]))
     return rows[:limit]
+
+
+def pagerank(graph: nx.DiGraph, alpha: float = 0.85, tol: float = 1e-6, max_iter: int = 100) -> dict[str, float]:
+    """networkx's PageRank (damping 0.85, edges weighted, a node without dependencies spreads its rank evenly),
+    by power iteration in plain Python. nx.pagerank needs scipy, and numpy with it would slow every kg command: the
+    neo4j driver imports numpy whenever it is installed (0.1–0.3 s per process)."""
+    count = len(graph)
+    out = {u: sum(w for _, _, w in graph.out_edges(u, data="weight", default=1)) for u in graph}
+    sinks = [u for u in graph if not out[u]]
+    rank = dict.fromkeys(graph, 1.0 / count)
+    for _ in range(max_iter):
+        previous = rank
+        base = (1.0 - alpha) / count + alpha * sum(previous[u] for u in sinks) / count
+        rank = dict.fromkeys(graph, base)
+        for u, v, w in graph.edges(data="weight", default=1):
+            rank[v] += alpha * previous[u] * w / out[u]
+        if sum(abs(rank[n] - previous[n]) for n in graph) < count * tol:
+            break
+    return rank
 
 
 def _percentiles(values: dict[str, float]) -> dict[str, float]:

@@ -14,9 +14,8 @@ import click
 from kg.cli import Context, emit_json, err, json_option, out, pass_context
 from kg.errors import InputError
 from kg.render import progress_bar
-from kg.review import analysis, compare, page, rules
+from kg.review import analysis, compare, rules
 from kg.review.collect import Review, collect, findings, target
-from kg.review.diagram import render as draw
 from kg.review.history import history
 from kg.store import Store
 
@@ -69,6 +68,9 @@ def review(ctx: Context, repo: str | None, output: Path | None, since: str | Non
             progress("review", 1, 1)
     if before is not None:
         result.changes = compare.compare(before[0], result.to_dict(), before[1])
+    from kg.review import page  # the page's template engine and drawing: not needed by --check
+    from kg.review.diagram import render as draw
+
     drawing = draw(_diagram_graph(result))
     for note in [*result.notes, *([drawing.note] if drawing.note else [])]:
         err.print(f"[yellow]note:[/] {note}", highlight=False)

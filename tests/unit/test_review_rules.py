@@ -202,3 +202,19 @@ def test_hotspots_say_why_and_ignore_a_metric_everyone_shares() -> None:
     assert "depends on 19 modules" in by_name["m19"]["why"] and "200 lines" in by_name["m19"]["why"]
     assert not any("commits" in reason for h in hot for reason in h["why"])
     assert all(h["churn"] == 2 for h in hot)
+
+
+def test_pagerank_agrees_with_networkx() -> None:
+    """kg's PageRank avoids scipy; networkx's own pure-Python version (private, so skipped if it moves) is the
+    reference on a weighted graph with cycles and nodes that depend on nothing."""
+    from networkx.algorithms.link_analysis import pagerank_alg
+
+    reference = getattr(pagerank_alg, "_pagerank_python", None)
+    if reference is None:
+        pytest.skip("networkx no longer ships _pagerank_python to compare with")
+    graph = nx.gnp_random_graph(40, 0.08, seed=3, directed=True)
+    graph = weighted([(str(u), str(v), 1 + (u + v) % 4) for u, v in graph.edges])
+    graph.add_node("alone")
+    ours, theirs = analysis.pagerank(graph), reference(graph, weight="weight")
+    assert abs(sum(ours.values()) - 1) < 1e-9
+    assert max(abs(ours[n] - theirs[n]) for n in graph) < 1e-6
