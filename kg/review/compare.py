@@ -56,13 +56,21 @@ def _cyclic(cycles: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any
     return {(e["source"], e["target"]): {**e, "cycle": g["modules"]} for g in cycles for e in g["edges"]}
 
 
-def _closing(edge: dict[str, Any], cycles: list[dict[str, Any]]) -> list[str]:
-    """A shortest cycle through an edge: source → target → … → source."""
+def _closers(cycles: list[dict[str, Any]]) -> Any:
+    """A function giving a shortest cycle through an edge (source → target → … → source); each group's graph is
+    built once, however many of its edges are asked about."""
+    graphs: dict[str, nx.DiGraph] = {}
     for g in cycles:
-        if edge["source"] in g["modules"]:
-            graph = nx.DiGraph([(e["source"], e["target"]) for e in g["edges"]])
-            return [edge["source"], *nx.shortest_path(graph, edge["target"], edge["source"])]
-    return [edge["source"], edge["target"], edge["source"]]
+        graph = nx.DiGraph([(e["source"], e["target"]) for e in g["edges"]])
+        graphs.update(dict.fromkeys(g["modules"], graph))
+
+    def closing(edge: dict[str, Any]) -> list[str]:
+        graph = graphs.get(edge["source"])
+        if graph is None:
+            return [edge["source"], edge["target"], edge["source"]]
+        return [edge["source"], *nx.shortest_path(graph, edge["target"], edge["source"])]
+
+    return closing
 
 
 def new_findings(baseline: dict[str, Any] | None, current: Findings) -> dict[str, Any]:
@@ -71,10 +79,11 @@ def new_findings(baseline: dict[str, Any] | None, current: Findings) -> dict[str
     now_v = {_violation_key(v): v for v in current.violations}
     before_c = _cyclic((baseline or {}).get("cycles", []))
     now_c = _cyclic(current.cycles)
+    closing = _closers(current.cycles)
     return {
         "new_violations": [now_v[k] for k in sorted(now_v.keys() - before_v.keys())],
         "fixed_violations": [before_v[k] for k in sorted(before_v.keys() - now_v.keys())],
-        "new_cycles": [{**now_c[k], "closes": _closing(now_c[k], current.cycles)}
+        "new_cycles": [{**now_c[k], "closes": closing(now_c[k])}
                        for k in sorted(now_c.keys() - before_c.keys())],
         "fixed_cycles": [before_c[k] for k in sorted(before_c.keys() - now_c.keys())],
     }
