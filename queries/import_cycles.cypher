@@ -22,4 +22,4 @@ WITH key, ring, lines, [i IN range(0, size(ring) - 1) WHERE ring[i].qname = key[
 RETURN size(ring) AS length, [n IN ring[first..] + ring[..first] | n.qname] AS modules,
        [n IN ring[first..] + ring[..first] | n.path] AS paths, lines[first..] + lines[..first] AS lines
 ORDER BY length, modules
-LIMIT $limit;
+LIMIT toInteger($limit);

@@ -40,13 +40,16 @@ def _key(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) else f"`{name}`"
 
 
-def browser_text(query: Query) -> str:
-    """The query file with `:param` lines holding the values the review used: pastes into Neo4j Browser as is."""
-    body = [line for line in source(query.name).splitlines() if not line.lstrip().startswith(":param")]
-    comments = [line for line in body if line.startswith("//")]
-    rest = body[len(comments):] if body[:len(comments)] == comments else body
-    params = [f":param {k} => {cypher_literal(v)};" for k, v in query.params.items()]
-    return "\n".join([*comments, *params, *rest]).strip() + "\n"
+def browser_params(query: Query) -> str:
+    """`:param` lines holding the values the review used. Neo4j Browser evaluates them on the server (numbers stay
+    integers); pasted together with the query they would run as a script that shows no rows, hence apart."""
+    return "\n".join(f":param {k} => {cypher_literal(v)};" for k, v in query.params.items()) + "\n"
+
+
+def browser_query(query: Query) -> str:
+    """The query file without its `:param` lines: paste it after the parameters."""
+    lines = [line for line in source(query.name).splitlines() if not line.lstrip().startswith(":param")]
+    return "\n".join(lines).strip() + "\n"
 
 
 @cache
@@ -55,7 +58,7 @@ def _environment() -> jinja2.Environment:
                              lstrip_blocks=True, undefined=jinja2.StrictUndefined)
     env.filters["n"] = lambda v: "" if v is None else f"{v:,}" if isinstance(v, int) else f"{v:,.2f}"
     env.filters["signed"] = lambda v: "" if v is None else f"{v:+,}" if isinstance(v, int) else f"{v:+,.2f}"
-    env.globals.update(anchor=anchor, browser_text=browser_text)
+    env.globals.update(anchor=anchor, browser_params=browser_params, browser_query=browser_query)
     env.tests["length_at_least"] = lambda value, n: len(value) >= n
     return env
 

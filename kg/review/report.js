@@ -37,7 +37,7 @@ document.querySelectorAll(".zoom button").forEach((button) => {
 });
 document.querySelectorAll("button.copy").forEach((button) => {
   button.addEventListener("click", () => {
-    const text = button.closest(".query").querySelector("pre").innerText;
+    const text = button.parentElement.nextElementSibling.innerText;
     navigator.clipboard.writeText(text).then(() => { button.textContent = "copied"; });
   });
 });
