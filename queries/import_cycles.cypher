@@ -4,9 +4,7 @@
 // `from . import b`), so a cycle that mixes forms is found too. Imports inside functions or under
 // `if TYPE_CHECKING:` count: they are cycles to look at, not always bugs. `kg review` lists every cycle (strongly
 // connected components) with the edges to cut.
-:param repo => 'flask';
-:param max_length => 4;
-:param limit => 50;
+:params {repo: 'tinyshop', max_length: 4, limit: 50};
 MATCH (m:Module {repo: $repo})
 MATCH p = ANY SHORTEST (m)(()-[d:DEPENDS_ON WHERE 'IMPORTS' IN d.kinds]->()){1,8}(m)
 WITH nodes(p)[0..-1] AS ring, [r IN relationships(p) | r.line] AS lines
