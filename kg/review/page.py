@@ -4,7 +4,6 @@ data embedded as JSON (so the page itself can serve as the stored review for `--
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from functools import cache
 from importlib import resources
@@ -13,37 +12,17 @@ from typing import Any
 import jinja2
 
 from kg.navigate.catalog import source
+from kg.navigate.guide import params_line
 from kg.review.collect import Query, Review
 from kg.review.diagram import Diagram, anchor
 
 DEAD_CODE_ROWS = 300  # candidates listed on the page (largest first); all of them are in the JSON
 
 
-def cypher_literal(value: Any) -> str:
-    """A Python value as a Cypher literal for a `:param` line."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, str):
-        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_key(k)}: {cypher_literal(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(cypher_literal(v) for v in value) + "]"
-    raise TypeError(f"no Cypher literal for {type(value).__name__}")
-
-
-def _key(name: str) -> str:
-    return name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) else f"`{name}`"
-
-
 def browser_params(query: Query) -> str:
-    """`:param` lines holding the values the review used. Neo4j Browser evaluates them on the server (numbers stay
-    integers); pasted together with the query they would run as a script that shows no rows, hence apart."""
-    return "\n".join(f":param {k} => {cypher_literal(v)};" for k, v in query.params.items()) + "\n"
+    """The `:params` line holding the values the review used: run it in Neo4j Browser before the query (a paste of
+    both would run as a script whose frame shows no rows; see kg.navigate.catalog)."""
+    return params_line(query.params) + "\n"
 
 
 def browser_query(query: Query) -> str:

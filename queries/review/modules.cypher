@@ -1,8 +1,7 @@
 // Which modules does the architecture review look at, and how big and how connected is each? Every module of the
 // repository whose path matches none of the $exclude regular expressions, with its package (folder), lines,
 // symbols, and fan-in / fan-out: how many other reviewed modules depend on it / it depends on (DEPENDS_ON).
-:param repo => 'shop';
-:param exclude => ['(.*/)?tests(/.*)?'];
+:params {repo: 'tinyshop', exclude: ['(.*/)?tests(/.*)?']};
 MATCH (m:Module {repo: $repo})
 WHERE NOT any(x IN $exclude WHERE m.path =~ x)
 RETURN m.qname AS module, m.path AS path, m.package AS package, m.lang AS lang, m.loc AS loc,

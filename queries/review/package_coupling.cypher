@@ -2,8 +2,7 @@
 // one of its modules; efferent coupling Ce: reviewed modules outside it that its modules depend on; instability
 // I = Ce / (Ca + Ce): 0 is depended on and depends on nothing (hard to change), 1 the reverse. Also how many
 // packages use it and how many it uses.
-:param repo => 'shop';
-:param exclude => [];
+:params {repo: 'tinyshop', exclude: []};
 MATCH (m:Module {repo: $repo})
 WHERE NOT any(x IN $exclude WHERE m.path =~ x)
 WITH m.package AS package, collect(m) AS members, sum(m.loc) AS loc

@@ -3,12 +3,7 @@
 // one of whose regular expressions matches its dotted name), a $forbidden dependency, or two members of an
 // $independent group importing each other; unless an $allowed exception matches. `kg review` builds these
 // parameters from .agent/architecture.yaml and prints them with the report.
-:param repo => 'shop';
-:param exclude => ['(.*/)?tests(/.*)?'];
-:param layers => [{name: 'orders', modules: ['shop\\.cart(\\..*)?']}, {name: 'domain', modules: ['shop\\.(models|pricing|storage)(\\..*)?']}];
-:param forbidden => [{rule: 'forbidden: shop.storage → shop.models', reason: 'storage keeps plain data', source: ['shop\\.storage(\\..*)?'], target: ['shop\\.models(\\..*)?']}];
-:param independent => [{rule: 'independent: shop.pricing, shop.storage', reason: '', members: ['shop\\.pricing(\\..*)?', 'shop\\.storage(\\..*)?']}];
-:param allowed => [];
+:params {repo: 'tinyshop', exclude: ['(.*/)?tests(/.*)?'], layers: [{name: 'orders', modules: ['shop\\.cart(\\..*)?']}, {name: 'domain', modules: ['shop\\.(models|pricing|storage)(\\..*)?']}], forbidden: [{rule: 'forbidden: shop.storage → shop.models', reason: 'storage keeps plain data', source: ['shop\\.storage(\\..*)?'], target: ['shop\\.models(\\..*)?']}], independent: [{rule: 'independent: shop.pricing, shop.storage', reason: '', members: ['shop\\.pricing(\\..*)?', 'shop\\.storage(\\..*)?']}], allowed: []};
 MATCH (a:Module {repo: $repo})-[d:DEPENDS_ON]->(b:Module)
 WHERE 'IMPORTS' IN d.kinds AND NOT any(x IN $exclude WHERE a.path =~ x OR b.path =~ x)
   AND NOT any(ok IN $allowed WHERE any(p IN ok.source WHERE a.qname =~ p) AND any(p IN ok.target WHERE b.qname =~ p))

@@ -44,7 +44,8 @@ def test_a_new_run_of_a_plan_starts_without_the_earlier_runs_decisions(store: St
         seen_by_second = [json.dumps(r) for r in server.requests]
     assert second.status == "completed"
     assert not any(DECISION in r for r in seen_by_second), "the first run's decision leaked into the new run"
-    kept = store.read_text("MATCH (d:Decision {text: $t}) RETURN d.status AS status, d.superseded_by_run AS by", t=DECISION)
+    kept = store.read_text("MATCH (d:Decision {text: $t}) RETURN d.status AS status, d.superseded_by_run AS by",
+                           t=DECISION)
     assert kept == [{"status": "superseded", "by": second.run_id}]  # history, not forgotten
 
     env = {"NEO4J_URI": store.settings.uri, "NEO4J_PASSWORD": store.settings.password}

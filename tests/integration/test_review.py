@@ -19,12 +19,11 @@ from kg.cli import cli
 from kg.errors import InputError
 from kg.git import git
 from kg.navigate import answers
-from kg.navigate.catalog import catalog, describe
 from kg.review import collect as collect_module
 from kg.review import rules
 from kg.review.collect import collect, findings
 from kg.settings import Settings
-from kg.store import Store
+from kg.store import Store, Transaction
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = REPO_ROOT / "tests" / "fixtures" / "review"
@@ -150,43 +149,37 @@ def test_review_page_and_json(graph_settings: Settings, store: Store, app: Path,
                     "Dead code", "Decisions about hot or broken modules"):
         assert f"<h2>{heading}</h2>" in html
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html  # nothing fetched
-    assert ":param layers =&gt; [{name: &#39;web&#39;" in html
+    assert "layers: [{name: &#39;web&#39;, modules: [" in html and ":params {repo: &#39;app&#39;" in html
 
 
 def test_each_section_query_runs_as_printed(graph_settings: Settings, store: Store, app: Path) -> None:
-    """The Cypher a section prints (parameters with the values used, then the query) gives the section's rows."""
+    """The Cypher a section prints (its `:params` line with the values used, then the query) gives its rows."""
     from kg.review.page import browser_params, browser_query
 
     review = collect(store, "app", rules.load(RULES))
     for section, queries in review.queries.items():
         for q in queries:
-            params = {}
-            for line in browser_params(q).splitlines():
-                key, literal = line.removeprefix(":param ").rstrip(";").split(" => ", 1)
-                params[key] = store.read_text(f"RETURN {literal} AS v")[0]["v"]
+            line = browser_params(q).strip()
+            assert line.startswith(":params {") and "\n" not in line
+            params = store.read_text(f"RETURN {line.removeprefix(':params')} AS p")[0]["p"]
             assert params == q.params, (section, q.name)
             text = browser_query(q)
             assert ":param" not in text and text.startswith("//")
             assert store.read_text(text, **params) == store.read(q.name, **q.params)
 
 
-@pytest.mark.parametrize("name", [i.name for i in catalog() if i.name.startswith("review/")])
-def test_review_queries_answer_with_their_own_params_on_tinyshop(store: Store, name: str) -> None:
-    Ingestor(store, TINYSHOP, repo="shop").run()
-    params = {k: store.read_text(f"RETURN {v} AS v")[0]["v"] for k, v in describe(name).examples.items()}
-    rows = store.read(name, **params)
-    if name != "review/decisions":  # tinyshop records no decisions
-        assert rows, f"{name} answers nothing with its own :param values on tinyshop"
-
-
-def test_decisions_about_broken_modules_are_shown(store: Store, app: Path) -> None:
+def test_decisions_about_broken_modules_are_shown(graph_settings: Settings, store: Store, app: Path) -> None:
     # No Decision exists yet (the label is unknown to the graph): the query still answers, with nothing.
     assert store.read("review/decisions", repo="app", paths=["app/db/models.py"]) == []
-    store.write("agent/decision_put", decision={"id": "d1", "text": "Orders render themselves", "rationale": "legacy",
-                                                "confidence": 0.7, "author": "team", "run": None, "plan": "none",
-                                                "paths": ["app/db/models.py"]}, repo="app")
+    code, _, err = run(graph_settings, "decide", "Orders render themselves", "--about", "app/db/models.py",
+                       "--why", "legacy templates call Order.html", "--repo", "app")
+    assert code == 0, err
     review = collect(store, "app", rules.load(RULES))
-    assert [(d["module"], d["decision"]) for d in review.decisions] == [("app.db.models", "Orders render themselves")]
+    assert [(d["module"], d["decision"], d["stale"]) for d in review.decisions] == [
+        ("app.db.models", "Orders render themselves", False)]
+    (app / "app" / "db" / "models.py").write_text((app / "app" / "db" / "models.py").read_text() + "\n# edited\n")
+    Ingestor(store, app, repo="app").run()
+    assert [d["stale"] for d in collect(store, "app", rules.load(RULES)).decisions] == [True]
 
 
 def test_since_a_git_revision_shows_what_got_worse(graph_settings: Settings, store: Store, tmp_path: Path) -> None:
@@ -233,9 +226,11 @@ def test_bad_input_is_one_line(graph_settings: Settings, store: Store, app: Path
 def test_a_graph_from_an_older_kg_is_refused_then_rewritten(store: Store, app: Path) -> None:
     """An older kg wrote no model version and no DEPENDS_ON: the review refuses it with the fix, and the next
     ingest rewrites every file once although none changed."""
-    with store.transaction() as tx:
+    def older_kg(tx: Transaction) -> None:
         tx.write("ingest/repo_model_put", repo="app", model=1)
         tx._tx.run("MATCH (:Module {repo: 'app'})-[d:DEPENDS_ON]->() DELETE d").consume()
+
+    store.transaction(older_kg)
     with pytest.raises(InputError, match="ingested by an older kg .* run `kg ingest .* --repo app` again"):
         collect_module.target(store, "app")
     report = Ingestor(store, app, repo="app").run()
