@@ -163,8 +163,8 @@ def collect(store: Store, repo: str | None, rules: Architecture, rules_file: Pat
     coupling_q = Query("review/package_coupling", scope)
     coupling = store.read(coupling_q.name, **coupling_q.params)
 
-    dead = answers.dead_code(store, name, include_maybe=True, limit=answers.FETCH_CAP)
-    dead_rows = [_confidence(r) for r in dead.rows if not any(matches(x, r["path"]) for x in exclude)]
+    dead = answers.dead_code(store, name, include_maybe=True, include_public=True, limit=answers.FETCH_CAP)
+    dead_rows = [r for r in dead.rows if not any(matches(x, r["path"]) for x in exclude)]
 
     broken = {m for g in cycles for m in g["modules"]} | {v["source"] for v in violations}
     attention = sorted({h["path"] for h in hot} | {graph.nodes[m]["path"] for m in broken if m in graph})
@@ -190,11 +190,3 @@ def collect(store: Store, repo: str | None, rules: Architecture, rules_file: Pat
                  "decisions": [decisions_q]},
         graph=graph,
     )
-
-
-def _confidence(row: dict[str, Any]) -> dict[str, Any]:
-    """`dead`: nothing points at it (high confidence); `maybe`: something by name or dynamically might (low)."""
-    confidence = row.get("confidence")
-    if confidence is None:
-        confidence = "high" if row["status"] == "dead" else "low"
-    return {**row, "confidence": confidence}
