@@ -1,8 +1,7 @@
 // What has been decided about a module, and does it still hold? Every decision and knowledge item about the module
 // or one of its symbols: status, what it says, which target, whether that code changed since it was recorded
 // (stale), who wrote it and when. Confirmed first; proposed ones are unverified.
-:param repo => 'tinyshop';
-:param path => 'shop/cart.py';
+:params {repo: 'tinyshop', path: 'shop/cart.py'}
 CALL () {
   MATCH (t:Module {repo: $repo, path: $path}) RETURN t
   UNION

@@ -1,7 +1,7 @@
 // Which decisions and knowledge items may no longer be true? Active items whose target changed since they were
 // recorded (stale: the hash on the ABOUT edge differs from the code's hash now) or is gone from the graph
 // (orphaned: the item still names it), with the command that settles each.
-:param repo => 'tinyshop';
+:params {repo: 'tinyshop'}
 CALL () {
   MATCH (d:Decision {repo: $repo}) RETURN d
   UNION

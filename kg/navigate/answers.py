@@ -229,7 +229,7 @@ def find(store: Store, text: str, repo: str | None = None, limit: int = 20) -> A
     exact = store.read("find_symbol", symbol=text.strip(), repo=repo, limit=limit + 1)
     rows = [{**r, "match": "exact", "score": 1.0} for r in exact]
     seen = {(r["repo"], r["qname"]) for r in exact}
-    for r in names.near(store, text.strip(), repo):
+    for r in names.near(store, text.strip(), repo, syntax=True):
         if (r["repo"], r["qname"]) not in seen:
             seen.add((r["repo"], r["qname"]))
             rows.append(r)

@@ -28,7 +28,7 @@ from kg.store import Store
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TINYSHOP = REPO_ROOT / "examples" / "tinyshop"
 SHOTS = REPO_ROOT / ".kg" / "shots"
-# tinyshop has no import cycle and records no decision: an empty answer is the right one
+# tinyshop has no import cycle and, freshly ingested, no decisions: an empty answer is the right one
 NO_ROWS_ON_TINYSHOP = {"import_cycles", "module_decisions", "stale_decisions", "review/decisions"}
 
 
