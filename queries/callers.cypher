@@ -2,20 +2,32 @@
 // the pattern). Each caller appears once, at its shortest distance, with the weakest edge confidence along its
 // strongest shortest chain (1.0 = certain; name_only and dynamic guesses are lower), the symbol it calls on that
 // chain (`calls`) and the line of that call. Callers are functions, methods, class bodies or modules.
+// $evidence: 'static' (what ingest resolved), 'observed' (what `kg observe` saw run) or 'all'. An observed edge
+// shows as `observed`, `observed via library` (library frames in between) and `(stale)` when either end's file
+// changed since it was observed.
 :param repo => 'flask';
 :param qname => 'flask.app.Flask.wsgi_app';
 :param depth => 3;
 :param min_confidence => 0.0;
+:param evidence => 'all';
 :param limit => 100;
 MATCH (target:Symbol {key: $repo + ':' + $qname})
-MATCH p = ALL SHORTEST (target)<-[r:CALLS WHERE r.confidence >= $min_confidence]-{1,10}(caller)
+MATCH p = ALL SHORTEST (target)<-[r:CALLS WHERE r.confidence >= $min_confidence
+                                  AND ($evidence = 'all' OR (r.resolution = 'observed') = ($evidence = 'observed'))
+                                 ]-{1,10}(caller)
 WHERE length(p) <= $depth AND caller <> target
 WITH caller, length(p) AS depth, nodes(p)[-2] AS callee, last(relationships(p)) AS edge,
      reduce(w = 1.0, e IN relationships(p) | CASE WHEN e.confidence < w THEN e.confidence ELSE w END) AS weakest
 ORDER BY depth, weakest DESC, edge.line
-WITH caller, collect({depth: depth, weakest: weakest, callee: callee.qname, line: edge.line,
-                      resolution: edge.resolution})[0] AS best
+WITH caller, collect({depth: depth, weakest: weakest, callee: callee, edge: edge})[0] AS best
+WITH caller, best, best.edge AS edge
+OPTIONAL MATCH (from:Module {repo: $repo, path: caller.path})
+OPTIONAL MATCH (to:Module {repo: $repo, path: best.callee.path})
 RETURN best.depth AS depth, caller.qname AS caller, coalesce(caller.kind, 'module') AS kind, caller.path AS path,
-       best.line AS line, best.callee AS calls, best.resolution AS resolution, best.weakest AS confidence
+       edge.line AS line, best.callee.qname AS calls,
+       CASE WHEN edge.resolution <> 'observed' THEN edge.resolution
+            ELSE 'observed' + CASE edge.via WHEN 'library' THEN ' via library' ELSE '' END
+                 + CASE WHEN from.hash <> edge.source_hash OR to.hash <> edge.target_hash THEN ' (stale)' ELSE '' END
+       END AS resolution, best.weakest AS confidence
 ORDER BY depth, confidence DESC, caller
 LIMIT $limit;

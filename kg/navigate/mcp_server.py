@@ -80,16 +80,21 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
         return graph.ask(lambda s: compact(answers.call_path(s, source, target, repo, depth, limit)))
 
     @server.tool()
-    def tests_for(symbols: list[str], depth: int = 8, repo: str | None = None, limit: int = 40) -> str:
-        """The tests (pytest node ids) that exercise these symbols."""
-        return graph.ask(lambda s: compact(answers.tests_for(s, symbols, repo, depth, limit)))
+    def tests_for(symbols: list[str], depth: int = 8, repo: str | None = None, limit: int = 40,
+                  evidence: str = "combined") -> str:
+        """The tests (pytest node ids) that exercise these symbols, each saying whether static analysis, an observed
+        test run (`kg observe`) or both found it, and when the observation is stale. evidence: combined, static,
+        observed or any."""
+        return graph.ask(lambda s: compact(answers.tests_for(s, symbols, repo, depth, limit, evidence)))
 
     @server.tool()
     def changes(path: str | None = None, since: str | None = None, staged: bool = False, repo: str | None = None,
-                limit: int = 40) -> str:
-        """From `git diff` of an ingested repository: changed symbols, their impact and the tests to run."""
+                limit: int = 40, evidence: str = "combined") -> str:
+        """From `git diff` of an ingested repository: changed symbols, their impact and the tests to run (each test
+        says whether static analysis, an observed run or both selected it)."""
         def answer(s: Store) -> str:
-            report = diff_changes(s, Path(path) if path else None, repo, since, staged, limit=limit)
+            report = diff_changes(s, Path(path) if path else None, repo, since, staged, limit=limit,
+                                  evidence=evidence)
             head = [f"changed in {report.repo}: {len(report.changed)} symbols"]
             head += [f"{r['qname']}\t{r['kind']}\t{r['path']}:{r['lines']}" for r in report.changed[:limit]]
             return "\n\n".join(["\n".join(head), compact(report.impact), compact(report.tests)])

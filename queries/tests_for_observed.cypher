@@ -1,0 +1,37 @@
+// Which tests ran these symbols when the suite was observed (`kg observe`)? Every observed test with a COVERS edge
+// to one of them or to what they define (a class's methods, a module's symbols), and every test under a scope
+// that ran one (imports while collecting its file or folder, a wider-scoped fixture it uses). `stale`: every
+// COVERS behind the answer was recorded when the target's file had other content than the graph holds now.
+// `test` is the pytest node id (with parameters), `function` the same without them.
+:param repo => 'flask';
+:param qnames => ['flask.app.Flask.wsgi_app'];
+UNWIND $qnames AS qname
+CALL (qname) {
+  MATCH (s:Symbol {key: $repo + ':' + qname})
+  RETURN s AS root
+  UNION
+  MATCH (m:Module {qkey: $repo + ':' + qname})
+  RETURN m AS root
+}
+MATCH (root)-[:DEFINES]->{0,4}(seed)
+WITH DISTINCT seed
+MATCH (seed)<-[c:COVERS]-(holder)
+OPTIONAL MATCH (module:Module {repo: $repo, path: seed.path})
+WITH seed, holder, c, module IS NULL OR module.hash <> c.hash AS stale
+CALL (holder, seed) {
+  WITH holder, seed WHERE holder:Test
+  RETURN holder AS test, 'ran ' + coalesce(seed.qname, seed.path) AS how
+  UNION
+  WITH holder, seed WHERE holder:TestScope
+  MATCH (test:Test {repo: $repo})
+  WHERE (holder.prefix = '' OR test.nodeid = holder.prefix OR test.nodeid STARTS WITH holder.prefix + '::'
+         OR test.nodeid STARTS WITH holder.prefix + '/')
+    AND (holder.fixture IS NULL OR holder.fixture IN test.fixtures)
+  RETURN test, CASE WHEN holder.fixture IS NULL
+                    THEN 'ran ' + coalesce(seed.qname, seed.path) + ' while collecting ' +
+                         CASE holder.prefix WHEN '' THEN 'the session' ELSE holder.prefix END
+                    ELSE 'ran ' + coalesce(seed.qname, seed.path) + ' in fixture ' + holder.fixture END AS how
+}
+WITH test, sum(c.count) AS calls, min(how) AS how, all(s IN collect(stale) WHERE s) AS stale
+RETURN test.nodeid AS test, test.function AS function, test.outcome AS outcome, calls, stale, how
+ORDER BY stale, calls DESC, test;
