@@ -30,10 +30,13 @@ class _SplitAtDashes(click.Command):
 @click.option("--repo", help="Repository to observe (default: the ingested one holding PATH or the current folder).")
 @click.option("--changed", is_flag=True,
               help="Run only the tests that ran code changed since it was observed, or whose file changed.")
+@click.option("--replace", is_flag=True,
+              help="The command given after -- runs the whole suite: replace what earlier runs stored.")
 @click.option("-q", "--quiet", is_flag=True, help="Do not show the test run's output.")
 @json_option
 @pass_context
-def observe(ctx: Context, path: Path | None, repo: str | None, changed: bool, quiet: bool, as_json: bool) -> None:
+def observe(ctx: Context, path: Path | None, repo: str | None, changed: bool, replace: bool, quiet: bool,
+            as_json: bool) -> None:
     """Run the tests traced and store what ran: observed CALLS and which code each test covers.
 
     \b
@@ -43,7 +46,7 @@ def observe(ctx: Context, path: Path | None, repo: str | None, changed: bool, qu
     command = click.get_current_context().meta.get("observe_command", [])
     quiet = quiet or as_json
     with ctx.open_graph() as store:
-        report = run_observe(store, path, repo, command or None, changed,
+        report = run_observe(store, path, repo, command or None, changed, replace=replace,
                              work_dir=ctx.settings.project / ".kg" / "observe",
                              echo=None if quiet else lambda line: err.print(Text(line), highlight=False))
     if as_json:

@@ -14,9 +14,9 @@ node's own text (`text`): when ingest later stores a different hash for that fil
 `--changed` tells which nodes' own text changed, runs again only the tests that ran those nodes (or whose test file
 changed), and marks the rest fresh again.
 
-Three modes: `full` (the default command: the whole suite; what an earlier run left is replaced), `merge` (a
-command given after `--`, which may run any part of the suite: the tests it ran are replaced, the rest kept) and
-`changed`.
+Three modes: `full` (the default command, or a given one with `replace`: the whole suite; what an earlier run left
+is replaced), `merge` (a command given after `--`, which may run any part of the suite: the tests it ran are
+replaced, the rest kept) and `changed`.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def find_repo(store: Store, path: Path | None, repo: str | None) -> tuple[str, P
         if repo not in repos:
             raise InputError(f"no repository named {repo!r} in the graph: ingest it first (`kg ingest PATH "
                              f"--repo {repo}`)")
-        return repo, repos[repo]
+        return repo, (path.resolve() if path else repos[repo])
     here = (path or Path.cwd()).resolve()
     holding = sorted(((n, r) for n, r in repos.items() if here == r or r in here.parents),
                      key=lambda nr: len(nr[1].parts))
@@ -92,14 +92,17 @@ def find_repo(store: Store, path: Path | None, repo: str | None) -> tuple[str, P
 
 
 def observe(store: Store, path: Path | None = None, repo: str | None = None, command: list[str] | None = None,
-            changed: bool = False, work_dir: Path | None = None,
+            changed: bool = False, replace: bool = False, work_dir: Path | None = None,
             echo: Callable[[str], None] | None = None) -> ObserveReport:
-    """Run the suite (or, with `changed`, the tests a change can affect) traced, and store what ran."""
+    """Run the suite (or, with `changed`, the tests a change can affect) traced, and store what ran. A `command`
+    is taken to run part of the suite (merge) unless `replace` says it runs all of it."""
     began = time.perf_counter()
     store.apply_schema()
     name, root = find_repo(store, path, repo)
     files = _check_tree(store, name, root)
-    mode = "changed" if changed else ("merge" if command else "full")
+    if changed and replace:
+        raise InputError("--changed and --replace do not go together: --changed runs part of the suite")
+    mode = "changed" if changed else ("merge" if command and not replace else "full")
     report = ObserveReport(name, str(root), mode)
     selection: list[str] | None = None
     plan: _ChangePlan | None = None
@@ -170,7 +173,8 @@ def _read(folder: Path, root: Path, cmd: runner.Command, finished: runner.Finish
     if code == runner.NO_TESTS:
         raise SuiteError(f"no tests found: `{cmd.text()}` collected nothing in {root}")
     if code == runner.USAGE_ERROR:
-        raise SuiteError(f"pytest refused the command line `{cmd.text()}`: {last}")
+        raise SuiteError(f"pytest stopped before running any test (its arguments, or a conftest that does not "
+                         f"import) in `{cmd.text()}`: {last}")
     has_trace = folder.is_dir() and any(folder.glob("trace-*.jsonl"))
     if not has_trace:
         if code != 0:
