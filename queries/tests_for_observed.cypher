@@ -1,7 +1,8 @@
 // Which tests ran these symbols when the suite was observed (`kg observe`)? Every observed test with a COVERS edge
 // to one of them or to what they define (a class's methods, a module's symbols), and every test under a scope
-// that ran one (imports while collecting its file or folder, a wider-scoped fixture it uses). `stale`: every
-// COVERS behind the answer was recorded when the target's file had other content than the graph holds now.
+// that ran one (imports and collection count for every test; a wider-scoped fixture for the tests using it).
+// `stale`: every COVERS behind the answer was recorded when the target's file had other content than the graph
+// holds now.
 // `test` is the pytest node id (with parameters), `function` the same without them.
 :param repo => 'flask';
 :param qnames => ['flask.app.Flask.wsgi_app'];
@@ -28,8 +29,7 @@ CALL (holder, seed) {
          OR test.nodeid STARTS WITH holder.prefix + '/')
     AND (holder.fixture IS NULL OR holder.fixture IN test.fixtures)
   RETURN test, CASE WHEN holder.fixture IS NULL
-                    THEN 'ran ' + coalesce(seed.qname, seed.path) + ' while collecting ' +
-                         CASE holder.prefix WHEN '' THEN 'the session' ELSE holder.prefix END
+                    THEN 'ran ' + coalesce(seed.qname, seed.path) + ' at import or collection'
                     ELSE 'ran ' + coalesce(seed.qname, seed.path) + ' in fixture ' + holder.fixture END AS how
 }
 WITH test, sum(c.count) AS calls, min(how) AS how, all(s IN collect(stale) WHERE s) AS stale

@@ -3,8 +3,9 @@
 What a run stores (see queries/observe/):
 - `(:Test {nodeid, outcome, fixtures, hash})-[:COVERS {count, hash, text}]->(:Symbol|:Module)` for each test that ran:
   the project code it entered during setup, call and teardown;
-- `(:TestScope {prefix, fixture})-[:COVERS]->(...)` for code run while collecting (imports) or while setting up a
-  wider-scoped fixture: it counts for every test under `prefix` (using `fixture`), without copying it to each;
+- `(:TestScope {prefix, fixture})-[:COVERS]->(...)` for code run outside any test (imports, collection: prefix "")
+  or while setting up a wider-scoped fixture: it counts for every test under `prefix` (using `fixture`), without
+  copying it to each;
 - `[:CALLS {resolution: 'observed', via: 'direct'|'library', count}]` between project nodes, apart from the static
   edges (ingest never touches them; queries pick static, observed or both);
 - `(:ObservedRun)` with what ran and how the tests came out.
@@ -162,7 +163,8 @@ def _check_tree(store: Store, repo: str, root: Path) -> dict[str, str]:
             differ.append(path)
     if differ:
         shown = ", ".join(differ[:3]) + (f" and {len(differ) - 3} more" if len(differ) > 3 else "")
-        raise InputError(f"{len(differ)} files changed since the last ingest ({shown}): run `kg ingest {root}` "
+        files_changed = f"{len(differ)} file{'s' if len(differ) > 1 else ''} changed"
+        raise InputError(f"{files_changed} since the last ingest ({shown}): run `kg ingest {root}` "
                          "first, so what runs maps onto the code the graph holds")
     return files
 

@@ -53,9 +53,9 @@ class TestRun:
 
 @dataclass
 class Scope:
-    """Code that ran outside any one test: while collecting `prefix` (a file or folder, "" = the whole session,
-    imports included) or while setting up the wider-scoped `fixture` defined at `prefix`. It counts for every
-    test under `prefix` (that uses `fixture`)."""
+    """Code that ran outside any one test: imports and collection (`prefix` "", the whole session), or the setup of
+    the wider-scoped `fixture` defined at `prefix` (a file or folder). It counts for every test under `prefix`
+    (that uses `fixture`)."""
 
     prefix: str
     fixture: str | None

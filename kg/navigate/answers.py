@@ -232,7 +232,7 @@ def run_query(store: Store, name: str, params: dict[str, Any], limit: int | None
     info = describe(name)
     given = dict(params)
     if "limit" in info.used and "limit" not in given:
-        given["limit"] = ALL if limit is None else limit
+        given["limit"] = ALL if limit is None else max(limit, FETCH_CAP)  # counts what `limit` cuts below
     missing = [p for p in info.used if p not in given]
     if missing:
         examples = " ".join(f"--param {p}={_shell(info.examples.get(p, '...'))}" for p in missing)

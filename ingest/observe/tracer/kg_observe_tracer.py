@@ -9,8 +9,8 @@ is `end`; anything else is a truncated trace):
     {"t": "start", "version": 1, "python": "3.11.7", "tracer": "settrace", "cwd": ...}
     {"t": "config", "rootdir": ...}
     {"t": "code", "id": 7, "path": "src/pkg/mod.py", "name": "f", "qualname": "C.f", "line": 12}
-    {"t": "scope", "prefix": "tests/test_x.py", "fixture": null, "codes": {"7": 3}}   while collecting (or "")
-    {"t": "scope", "prefix": "tests", "fixture": "app", "codes": {...}}               a wider-scoped fixture
+    {"t": "scope", "prefix": "", "fixture": null, "codes": {"7": 3}}        outside any test: imports, collection
+    {"t": "scope", "prefix": "tests", "fixture": "app", "codes": {...}}    a wider-scoped fixture's setup
     {"t": "test", "nodeid": ..., "outcome": "passed", "fixtures": [...], "codes": {"7": 2}, "seconds": 0.01}
     {"t": "edges", "rows": [[caller, callee, via_library, count], ...]}
     {"t": "end", "exitstatus": 0, "tests": 480}
@@ -44,7 +44,10 @@ _project: dict[str, str] = {}  # realpath → relative path, from $KG_OBSERVE_FI
 _ids: dict[int, int] = {}  # id(code) → number in the trace
 _keep: list[object] = []  # the numbered code objects, kept alive so their ids are never reused
 _edges: dict[tuple[int, int, int], int] = {}  # (caller, callee, via_library) → calls
-_stack: list[dict[int, int]] = [{}]  # coverage buckets: session, then the collector / test / fixture running now
+# Coverage buckets: the session's (everything outside a test: conftest and test-module imports, collection), then the
+# test and the wider-scoped fixture running now. Imports count for the whole session because a module is imported
+# once, by whichever test file comes first, yet every test file importing it would fail if its import failed.
+_stack: list[dict[int, int]] = [{}]
 _out = None
 _active = False
 
@@ -180,20 +183,6 @@ def pytest_sessionstart(session) -> None:
     global _session
     if _session is None:
         _session = session
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_make_collect_report(collector):
-    if not _active or collector.session is not _session:
-        yield
-        return
-    _stack.append({})
-    try:
-        yield
-    finally:
-        bucket = _stack.pop()
-        if bucket:
-            _write({"t": "scope", "prefix": collector.nodeid, "fixture": None, "codes": _codes(bucket)})
 
 
 @pytest.hookimpl(hookwrapper=True)
