@@ -253,20 +253,20 @@ def _store(store: Store, repo: str, root: Path, trace: Trace, report: ObserveRep
         return {"holder": holder, "symbols": [t for node, t in targets if node.kind != "module"],
                 "modules": [t for node, t in targets if node.kind == "module"]}
 
-    test_rows, cover_rows = [], []
+    test_rows, test_covers, scope_covers = [], [], []
     for t in trace.tests:
         key = f"{repo}:{t.nodeid}"
         test_rows.append({"key": key, "nodeid": t.nodeid, "path": t.path, "function": t.function,
                           "outcome": t.outcome, "fixtures": t.fixtures, "seconds": t.seconds,
                           "hash": files.get(t.path)})
-        cover_rows.append(covers(key, t.codes))
+        test_covers.append(covers(key, t.codes))
     merged_scopes: dict[str, tuple[str, str | None, Counter[Code]]] = {}
     for s in trace.scopes:
         key = f"{repo}:scope:{s.prefix}|{s.fixture or ''}"
         merged_scopes.setdefault(key, (s.prefix, s.fixture, Counter()))[2].update(s.codes)
     scope_rows = [{"key": k, "prefix": p, "fixture": f} for k, (p, f, _) in merged_scopes.items()]
     for k, (_, _, counts) in merged_scopes.items():
-        cover_rows.append(covers(k, counts))
+        scope_covers.append(covers(k, counts))
 
     edges: Counter[tuple[str, str, str]] = Counter()
     for (a, b, via), n in trace.edges.items():
@@ -279,7 +279,7 @@ def _store(store: Store, repo: str, root: Path, trace: Trace, report: ObserveRep
 
     outcomes = trace.outcomes()
     report.tests, report.outcomes = len(trace.tests), dict(outcomes)
-    report.covers = sum(len(r["symbols"]) + len(r["modules"]) for r in cover_rows)
+    report.covers = sum(len(r["symbols"]) + len(r["modules"]) for r in test_covers + scope_covers)
     report.scopes = len(scope_rows)
     report.edges = dict(Counter(r["via"] for r in call_rows))
     report.python, report.tracer = trace.python, trace.tracer
@@ -298,8 +298,11 @@ def _store(store: Store, repo: str, root: Path, trace: Trace, report: ObserveRep
         store.write("observe/tests_delete", [{"key": k} for k in sorted(asked | set(in_files) | set(plan.gone))])
     store.write("observe/tests_put", test_rows, repo=repo, run=run_id)
     store.write("observe/scopes_put", scope_rows, repo=repo, run=run_id)
-    for chunk in _chunks(cover_rows, lambda r: len(r["symbols"]) + len(r["modules"])):
-        store.write("observe/covers_put", chunk)
+    size = lambda r: len(r["symbols"]) + len(r["modules"])  # noqa: E731
+    for chunk in _chunks(test_covers, size):
+        store.write("observe/covers_put", chunk, replace=True)
+    for chunk in _chunks(scope_covers, size):  # a partial run saw only part of the imports: keep the rest
+        store.write("observe/covers_put", chunk, replace=report.mode == "full")
     store.write("observe/calls_put", call_rows, run=run_id)
     if plan is not None:
         store.write("observe/refresh", plan.refresh)
