@@ -65,6 +65,13 @@ def test_observe_stores_covers_and_observed_calls(store: Store, project: Path) -
                           "tests/test_prices.py::test_half_param[4]"}
     assert {r["source"] for r in found.values()} == {"observed"} and not any(r["stale"] for r in found.values())
 
+    # `known` is memoized: only the first test to ask ran it, yet every test that ran its caller depends on it
+    ran = store.read_text("MATCH (:Symbol {key: $key})<-[:COVERS]-(t:Test) RETURN count(t) AS n",
+                          key=f"{REPO}:shop.prices.known")[0]["n"]
+    memo = by_test(answers.tests_for(store, ["shop.prices.known"], REPO, evidence="observed"))
+    assert ran == 1 and set(memo) == set(found)
+    assert any("a caller of memoized known" in r["how"] for r in memo.values())
+
     total = by_test(answers.tests_for(store, ["Basket.total"], REPO))
     assert total["tests/test_prices.py::test_total"]["source"] == "both"  # static and observed agree
 
