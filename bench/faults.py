@@ -8,8 +8,9 @@ random with the seed) inject `raise RuntimeError` as the function's first statem
 re-ingest, ask `kg changes` for the tests to run with static, observed and combined evidence, run the *whole*
 suite to know which tests really fail (minus those that fail without the fault), and restore the file. Prints
 recall (failing tests selected / failing tests) and precision (selected tests that fail / selected tests), summed
-over all faults, per kind of evidence. A selected test function without parameters stands for all of its
-parametrized node ids. Needs the test Neo4j of tests/conftest.py (KG_TEST_BOLT_PORT ...) or NEO4J_URI.
+over all faults (and recall averaged per fault), per kind of evidence. A selected test function without
+parameters stands for all of its parametrized node ids. Needs the test Neo4j of tests/conftest.py
+(KG_TEST_BOLT_PORT ...) or NEO4J_URI.
 """
 
 from __future__ import annotations
@@ -135,15 +136,16 @@ def bench(project: str, faults: int, seed: int, log=print) -> dict:
         per_fault = []
         for n, target in enumerate(chosen, 1):
             path = root / target["path"]
+            t0 = time.perf_counter()
             original = inject(path, target["line"], target["qname"].rsplit(".", 1)[-1])
             try:
                 Ingestor(store, root, repo=repo).run()
-                picked = {e: expand(pytest_ids(changes(store, root, repo, limit=None, evidence=e).tests.rows), every)
-                          for e in EVIDENCE}
+                picked = {e: expand(pytest_ids(changes(store, root, repo, depth=1, limit=None, evidence=e).tests.rows),
+                                    every) for e in EVIDENCE}  # depth=1: the impact part of the report is not used
                 failed = failing(project, root, every) - baseline
             finally:
                 path.write_text(original, encoding="utf-8")
-            row = {"fault": target["qname"], "failed": len(failed)}
+            row = {"fault": target["qname"], "failed": len(failed), "seconds": round(time.perf_counter() - t0, 1)}
             for e in EVIDENCE:
                 tp, fp, fn = len(picked[e] & failed), len(picked[e] - failed), len(failed - picked[e])
                 totals[e].update(tp=tp, fp=fp, fn=fn)
@@ -153,7 +155,8 @@ def bench(project: str, faults: int, seed: int, log=print) -> dict:
             log(f"  {n:2}/{len(chosen)} {target['qname']}: {len(failed)} fail; selected " + ", ".join(
                 f"{e} {row[e]['selected']} (missed {row[e]['fn']})" for e in EVIDENCE))
         _forget(store, repo)
-    summary = {e: _scores(totals[e]) for e in EVIDENCE}
+    summary = {e: {**_scores(totals[e]), "mean_recall": _mean([r[e]["tp"] / r["failed"] for r in per_fault
+                                                                if r["failed"]])} for e in EVIDENCE}
     return {"project": project, "faults": len(per_fault), "seed": seed, "tests": len(every),
             "baseline_failures": len(baseline), "summary": summary, "per_fault": per_fault}
 
@@ -161,6 +164,10 @@ def bench(project: str, faults: int, seed: int, log=print) -> dict:
 def _forget(store: Store, repo: str) -> None:
     store.write("ingest/repo_delete", repo=repo)
     store.write("ingest/repo_node_delete", repo=repo)
+
+
+def _mean(values: list[float]) -> float | None:
+    return round(sum(values) / len(values), 3) if values else None
 
 
 def _scores(c: Counter) -> dict:
@@ -182,9 +189,10 @@ def main() -> None:
         results.append(result)
         print(f"\n{project}: {result['faults']} faults, {result['tests']} tests ({result['baseline_failures']} "
               "failing without a fault)")
-        print(f"  {'evidence':<10} {'recall':>7} {'precision':>10} {'tp':>6} {'fp':>6} {'fn':>6}")
+        print(f"  {'evidence':<10} {'recall':>7} {'precision':>10} {'tp':>6} {'fp':>6} {'fn':>6} {'mean recall':>12}")
         for e, s in result["summary"].items():
-            print(f"  {e:<10} {s['recall']!s:>7} {s['precision']!s:>10} {s['tp']:>6} {s['fp']:>6} {s['fn']:>6}")
+            print(f"  {e:<10} {s['recall']!s:>7} {s['precision']!s:>10} {s['tp']:>6} {s['fp']:>6} {s['fn']:>6} "
+                  f"{s['mean_recall']!s:>12}")
     if args.json:
         print(json.dumps(results, indent=2))
 
