@@ -143,8 +143,10 @@ def status(ctx: Context, run_id: str | None, limit: int, as_json: bool) -> None:
         if r["status"] == "running":
             out.print(f"[dim]if its process is gone (killed, crashed), `kg agent resume {r['id']}` continues it[/]",
                       highlight=False)
+        problems = dict(p.split(": ", 1) for p in r.get("problems") or [])
         for path in r.get("remaining") or []:
-            out.print(f"  remaining: {path}", highlight=False)
+            why = f" ({problems[path]})" if path in problems else ""
+            out.print(f"  remaining: {path}{why}", highlight=False)
         return
     table = Table(show_edge=False)
     for column in ("run", "status", "files", "turns", "model", "started"):
@@ -161,17 +163,27 @@ def tokens() -> None:
 
 
 @tokens.command("report")
-@click.option("--run", "run_id", help="One run (default: every run).")
+@click.option("--run", "run_id", help="One run (default: the latest run).")
+@click.option("--all", "every_run", is_flag=True, help="Every run in the graph added up.")
 @click.option("--by", "by", type=click.Choice(["segment", "turn", "file"]), default="segment", show_default=True)
 @json_option
 @pass_context
-def report(ctx: Context, run_id: str | None, by: str, as_json: bool) -> None:
-    """Tokens per prompt segment, per turn or per planned file, reconciled with the usage the API reported."""
-    if by == "turn" and not run_id:
-        raise click.UsageError("--by turn needs --run RUN")
+def report(ctx: Context, run_id: str | None, every_run: bool, by: str, as_json: bool) -> None:
+    """Tokens per prompt segment, per turn or per planned file of the latest run (or --run, --all), reconciled with
+    the usage the API reported."""
+    if run_id and every_run:
+        raise click.UsageError("--run and --all do not go together: pick one")
+    if by == "turn" and every_run:
+        raise click.UsageError("--by turn is per run: drop --all")
     with ctx.open_graph() as store:
         if run_id:
             records.get_run(store, run_id)
+        elif not every_run:
+            latest = records.list_runs(store, 1)
+            if not latest:
+                raise InputError("no agent runs in the graph: start one with `kg agent run --plan PLAN --workspace "
+                                 "DIR`")
+            run_id = latest[0]["id"]
         rows = store.read(f"agent/tokens_by_{by}", run=run_id)
     if as_json:
         return emit_json(rows[0] if by == "segment" else rows)
@@ -283,6 +295,8 @@ def _show(outcome: RunOutcome, as_json: bool) -> None:
     else:
         out.print(f"{_status(outcome.status)} · {outcome.done}/{outcome.total} files · {outcome.iterations} turns"
                   f" · {outcome.reason} · run {outcome.run_id}", highlight=False)
+        for path, problem in outcome.problems.items():
+            out.print(f"  [yellow]not done:[/] {path} {problem}", highlight=False)
     if outcome.status != "completed":
         sys.exit(2)
 

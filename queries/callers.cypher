@@ -1,16 +1,12 @@
 // Who calls this symbol? Direct callers are at depth 1; transitive callers up to $depth steps (capped at 10 by
 // the pattern). Each caller appears once, at its shortest distance, with the weakest edge confidence along its
-// strongest shortest chain (1.0 = certain; name_only and dynamic guesses are lower), the symbol it calls on that
-// chain (`calls`) and the line of that call. Callers are functions, methods, class bodies or modules.
+// strongest shortest chain (1.0 = certain; name_only and dynamic guesses are lower) and the symbol it calls on that
+// chain (`calls`). Two places per row: the call site (`call_path`:`call_line`) and where the caller itself is
+// defined (`path`:`line`). Callers are functions, methods, class bodies or modules (a module's line is 1).
 // $evidence: 'static' (what ingest resolved), 'observed' (what `kg observe` saw run) or 'all'. An observed edge
 // shows as `observed`, `observed via library` (library frames in between) and `(stale)` when either end's file
-// changed since it was observed.
-:param repo => 'flask';
-:param qname => 'flask.app.Flask.wsgi_app';
-:param depth => 3;
-:param min_confidence => 0.0;
-:param evidence => 'all';
-:param limit => 100;
+// changed since it was observed; it has no call line.
+:params {repo: 'tinyshop', qname: 'shop.models.Order.subtotal_cents', depth: 3, min_confidence: 0.0, evidence: 'all', limit: 100};
 MATCH (target:Symbol {key: $repo + ':' + $qname})
 MATCH p = ALL SHORTEST (target)<-[r:CALLS WHERE r.confidence >= $min_confidence
                                   AND ($evidence = 'all' OR (r.resolution = 'observed') = ($evidence = 'observed'))
@@ -23,11 +19,12 @@ WITH caller, collect({depth: depth, weakest: weakest, callee: callee, edge: edge
 WITH caller, best, best.edge AS edge
 OPTIONAL MATCH (from:Module {repo: $repo, path: caller.path})
 OPTIONAL MATCH (to:Module {repo: $repo, path: best.callee.path})
-RETURN best.depth AS depth, caller.qname AS caller, coalesce(caller.kind, 'module') AS kind, caller.path AS path,
-       edge.line AS line, best.callee.qname AS calls,
+RETURN best.depth AS depth, caller.qname AS caller, coalesce(caller.kind, 'module') AS kind,
+       caller.path AS call_path, edge.line AS call_line, caller.path AS path, coalesce(caller.start_line, 1) AS line,
+       best.callee.qname AS calls,
        CASE WHEN edge.resolution <> 'observed' THEN edge.resolution
             ELSE 'observed' + CASE edge.via WHEN 'library' THEN ' via library' ELSE '' END
                  + CASE WHEN from.hash <> edge.source_hash OR to.hash <> edge.target_hash THEN ' (stale)' ELSE '' END
        END AS resolution, best.weakest AS confidence
 ORDER BY depth, confidence DESC, caller
-LIMIT $limit;
+LIMIT toInteger($limit);

@@ -7,12 +7,7 @@
 // For a file, pass its module's dotted name (`shop.cart`). $evidence: 'static' (ingest's edges), 'observed' (CALLS
 // `kg observe` saw run) or 'all'; `evidence` says which the path used, `(stale)` when an observed edge on it is
 // older than its files.
-:param repo => 'shop';
-:param qnames => ['shop.pricing.bulk_discount'];
-:param depth => 5;
-:param min_confidence => 0.0;
-:param evidence => 'all';
-:param limit => 200;
+:params {repo: 'tinyshop', qnames: ['shop.pricing.bulk_discount'], depth: 5, min_confidence: 0.0, evidence: 'all', limit: 200};
 UNWIND $qnames AS qname
 CALL (qname) {
   MATCH (s:Symbol {key: $repo + ':' + qname})
@@ -43,4 +38,4 @@ RETURN best.depth AS depth, dependent.qname AS dependent, coalesce(dependent.kin
                                                      OR (m.path = endNode(e).path AND m.hash <> e.target_hash) })
               THEN ' (stale)' ELSE '' END AS evidence
 ORDER BY depth, confidence DESC, dependent
-LIMIT $limit;
+LIMIT toInteger($limit);

@@ -8,7 +8,7 @@
 // (`@pytest.mark.parametrize(..., [IntRange(0, 5)])`) whose class or a base class has a method that reaches the
 // symbol. `test` is the pytest node id. Static evidence only: observed CALLS (`kg observe`) are left out here;
 // tests_for_observed answers from them.
-:param repo => 'shop';
+:param repo => 'tinyshop';
 :param qnames => ['shop.pricing.bulk_discount'];
 :param depth => 8;
 :param limit => 200;
@@ -88,4 +88,4 @@ MATCH (module:Module {repo: test.repo, path: test.path})
 RETURN test.path + '::' + replace(substring(test.qname, size(module.qname) + 1), '.', '::') AS test,
        test.qname AS qname, best.distance AS distance, best.confidence AS confidence, best.how AS how
 ORDER BY distance, confidence DESC, test
-LIMIT $limit;
+LIMIT toInteger($limit);

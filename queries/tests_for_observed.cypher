@@ -4,8 +4,7 @@
 // `stale`: every COVERS behind the answer was recorded when the target's file had other content than the graph
 // holds now. A memoized function also counts as run by the tests that ran its callers (a cache hit runs no code).
 // `test` is the pytest node id (with parameters), `function` the same without them.
-:param repo => 'flask';
-:param qnames => ['flask.app.Flask.wsgi_app'];
+:params {repo: 'tinyshop', qnames: ['shop.pricing.bulk_discount']};
 UNWIND $qnames AS qname
 CALL (qname) {
   MATCH (s:Symbol {key: $repo + ':' + qname})
@@ -34,11 +33,11 @@ MATCH (seed)<-[c:COVERS]-(holder)
 OPTIONAL MATCH (module:Module {repo: $repo, path: seed.path})
 WITH seed, memo, holder, c, module IS NULL OR module.hash <> c.hash AS stale
 CALL (holder, seed, memo) {
-  WITH holder, seed, memo WHERE holder:Test
+  WITH holder, seed, memo WHERE holder:ObservedTest
   RETURN holder AS test, 'ran ' + coalesce(seed.qname, seed.path) + memo AS how
   UNION
   WITH holder, seed, memo WHERE holder:TestScope
-  MATCH (test:Test {repo: $repo})
+  MATCH (test:ObservedTest {repo: $repo})
   WHERE (holder.prefix = '' OR test.nodeid = holder.prefix OR test.nodeid STARTS WITH holder.prefix + '::'
          OR test.nodeid STARTS WITH holder.prefix + '/')
     AND (holder.fixture IS NULL OR holder.fixture IN test.fixtures)

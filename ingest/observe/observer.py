@@ -1,8 +1,8 @@
 """`kg observe` as a library: check the graph matches the tree, run the suite traced, store what ran.
 
 What a run stores (see queries/observe/):
-- `(:Test {nodeid, outcome, fixtures, hash})-[:COVERS {count, hash, text}]->(:Symbol|:Module)` for each test that ran:
-  the project code it entered during setup, call and teardown;
+- `(:ObservedTest {nodeid, outcome, fixtures, hash})-[:COVERS {count, hash, text}]->(:Symbol|:Module)` for each
+  test that ran: the project code it entered during setup, call and teardown;
 - `(:TestScope {prefix, fixture})-[:COVERS]->(...)` for code run outside any test (imports, collection: prefix "")
   or while setting up a wider-scoped fixture: it counts for every test under `prefix` (using `fixture`), without
   copying it to each;
@@ -198,7 +198,7 @@ class _ChangePlan:
     refresh: list[dict[str, str]]  # stale nodes whose own text did not change: {key, text, hash}
     tests: set[str]  # node ids to run again
     files: set[str]  # test files to run again whole (they changed)
-    gone: list[str]  # Test keys whose file is gone
+    gone: list[str]  # ObservedTest keys whose file is gone
 
 
 def _plan_changed(store: Store, repo: str, root: Path) -> _ChangePlan:

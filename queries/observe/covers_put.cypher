@@ -1,4 +1,4 @@
-// Replace the COVERS of tests and scopes: (:Test|TestScope)-[:COVERS]->(:Symbol|Module) for what ran during a test
+// Replace the COVERS of tests and scopes: (:ObservedTest|TestScope)-[:COVERS]->(:Symbol|Module) for what ran during a test
 // (or a scope), with how often it was entered, the content hash of the target's file then (`hash`) and a hash of
 // the target's own text then (`text`). With $replace a holder's earlier COVERS all go first (a test that ran
 // again); without it only those to the targets written now (a scope seen by a partial run: imports by the test
@@ -7,7 +7,7 @@
 :param rows => [{holder: 'flask:tests/test_basic.py::test_options_work', symbols: [{key: 'flask:flask.app.Flask.wsgi_app', count: 1, hash: '0123abcd', text: '89ab'}], modules: [{key: 'flask:src/flask/app.py', count: 1, hash: '0123abcd', text: 'cdef'}]}];
 UNWIND $rows AS row
 CALL (row) {
-  MATCH (h:Test {key: row.holder}) RETURN h
+  MATCH (h:ObservedTest {key: row.holder}) RETURN h
   UNION
   MATCH (h:TestScope {key: row.holder}) RETURN h
 }

@@ -2,7 +2,7 @@
 :param repo => 'flask';
 :param run => 'flask:20250101T120000';
 CALL () {
-  MATCH (n:Test|TestScope {repo: $repo})
+  MATCH (n:ObservedTest|TestScope {repo: $repo})
   WHERE n.run <> $run
   DETACH DELETE n
 }

@@ -1,7 +1,7 @@
 // Which observed nodes are stale? The targets of COVERS and observed CALLS whose file's content hash is no longer
 // the one recorded when they were observed (or whose file is gone), with the own-text hash recorded then.
 :param repo => 'flask';
-MATCH (:Test|TestScope {repo: $repo})-[c:COVERS]->(n)
+MATCH (:ObservedTest|TestScope {repo: $repo})-[c:COVERS]->(n)
 OPTIONAL MATCH (m:Module {repo: $repo, path: n.path})
 WITH n, c WHERE m IS NULL OR m.hash <> c.hash
 RETURN DISTINCT n.key AS key, n.path AS path, c.text AS text

@@ -10,11 +10,11 @@ CALL (key) {
 }
 MATCH (n)<-[:COVERS]-(holder)
 CALL (holder) {
-  WITH holder WHERE holder:Test
+  WITH holder WHERE holder:ObservedTest
   RETURN holder.nodeid AS test
   UNION
   WITH holder WHERE holder:TestScope
-  MATCH (t:Test {repo: $repo})
+  MATCH (t:ObservedTest {repo: $repo})
   WHERE (holder.prefix = '' OR t.nodeid = holder.prefix OR t.nodeid STARTS WITH holder.prefix + '::'
          OR t.nodeid STARTS WITH holder.prefix + '/')
     AND (holder.fixture IS NULL OR holder.fixture IN t.fixtures)

@@ -2,5 +2,5 @@
 :param repo => 'flask';
 :param paths => ['tests/test_basic.py'];
 UNWIND $paths AS path
-MATCH (t:Test {repo: $repo, path: path})
+MATCH (t:ObservedTest {repo: $repo, path: path})
 RETURN t.key AS key, t.nodeid AS test;

@@ -66,7 +66,7 @@ def test_observe_stores_covers_and_observed_calls(store: Store, project: Path) -
     assert {r["source"] for r in found.values()} == {"observed"} and not any(r["stale"] for r in found.values())
 
     # `known` is memoized: only the first test to ask ran it, yet every test that ran its caller depends on it
-    ran = store.read_text("MATCH (:Symbol {key: $key})<-[:COVERS]-(t:Test) RETURN count(t) AS n",
+    ran = store.read_text("MATCH (:Symbol {key: $key})<-[:COVERS]-(t:ObservedTest) RETURN count(t) AS n",
                           key=f"{REPO}:shop.prices.known")[0]["n"]
     memo = by_test(answers.tests_for(store, ["shop.prices.known"], REPO, evidence="observed"))
     assert ran == 1 and set(memo) == set(found)
@@ -98,7 +98,7 @@ def test_observe_stores_covers_and_observed_calls(store: Store, project: Path) -
 
     # a second full run replaces the first: no duplicates
     again = observe(store, project)
-    counts = store.read_text("MATCH (t:Test {repo: $repo}) RETURN count(t) AS tests", repo=REPO)[0]
+    counts = store.read_text("MATCH (t:ObservedTest {repo: $repo}) RETURN count(t) AS tests", repo=REPO)[0]
     assert again.tests == counts["tests"] == 6
     edges = store.read_text("MATCH (a)-[r:CALLS {resolution: 'observed'}]->() WHERE a.repo = $repo "
                             "RETURN count(r) AS n", repo=REPO)[0]["n"]
@@ -126,7 +126,7 @@ def test_an_edit_makes_observations_stale_and_changed_reruns_only_what_it_affect
     assert not any(r["stale"] for r in answers.tests_for(store, ["half"], REPO).rows)
     # Basket.total lives in the changed file but did not change: its evidence is fresh again without a re-run
     assert not any(r["stale"] for r in answers.tests_for(store, ["Basket.total"], REPO).rows)
-    assert store.read_text("MATCH (t:Test {repo: $repo}) RETURN count(t) AS n", repo=REPO)[0]["n"] == 6
+    assert store.read_text("MATCH (t:ObservedTest {repo: $repo}) RETURN count(t) AS n", repo=REPO)[0]["n"] == 6
 
     nothing = observe(store, project, changed=True)
     assert nothing.tests == 0 and nothing.selected == 0 and "nothing the observed tests ran" in nothing.notes[0]
@@ -137,7 +137,7 @@ def test_an_edit_makes_observations_stale_and_changed_reruns_only_what_it_affect
     Ingestor(store, project, repo=REPO).run()
     rerun = observe(store, project, changed=True)
     assert rerun.tests == 2 and rerun.changed_nodes == []
-    nodeids = {r["n"] for r in store.read_text("MATCH (t:Test {repo: $repo}) RETURN t.nodeid AS n", repo=REPO)}
+    nodeids = {r["n"] for r in store.read_text("MATCH (t:ObservedTest {repo: $repo}) RETURN t.nodeid AS n", repo=REPO)}
     assert "tests/test_other.py::test_two" in nodeids and "tests/test_other.py::test_empty_total" not in nodeids
 
 
@@ -148,7 +148,7 @@ def test_failing_tests_are_stored_and_counted(store: Store, project: Path) -> No
     report = observe(store, project)
     assert report.tests == 6 and report.failed == 1 and report.exit_code == 1
     assert report.notes[0] == "1 of 6 tests failed; what they ran is stored all the same"
-    outcome = store.read_text("MATCH (t:Test {key: $key}) RETURN t.outcome AS o",
+    outcome = store.read_text("MATCH (t:ObservedTest {key: $key}) RETURN t.outcome AS o",
                               key=f"{REPO}:tests/test_prices.py::test_total")[0]["o"]
     assert outcome == "failed"
     # static analysis still counts for a test whose observed run failed (it may have stopped early)
@@ -176,7 +176,7 @@ def test_bad_input_is_one_line_and_changes_nothing(store: Store, project: Path, 
     with pytest.raises(InputError, match=r"1 file changed since the last ingest \(tests/conftest.py\): run `kg"):
         observe(store, project)
     Ingestor(store, project, repo=REPO).run()
-    assert store.read_text("MATCH (n:Test|TestScope|ObservedRun) RETURN count(n) AS n")[0]["n"] == 0
+    assert store.read_text("MATCH (n:ObservedTest|TestScope|ObservedRun) RETURN count(n) AS n")[0]["n"] == 0
 
     runner = CliRunner()
     env = {"KG_BOLT_PORT": str(TEST_BOLT_PORT), "KG_HTTP_PORT": str(TEST_HTTP_PORT), "KG_DATA_DIR": str(TEST_DATA_DIR)}
