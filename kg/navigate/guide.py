@@ -57,7 +57,8 @@ def examples(store: Store, repo: str) -> Examples:
     caller = max(code, key=lambda r: r["fan_out"], default=None)
     far, length = None, 0
     if hub:
-        chains = store.read("callers", repo=repo, qname=hub["symbol"], depth=6, min_confidence=0.0, limit=500)
+        chains = store.read("callers", repo=repo, qname=hub["symbol"], depth=6, min_confidence=0.0, evidence="all",
+                            limit=500)
         if chains:
             best = max(chains, key=lambda r: (r["depth"], r["confidence"]))
             if best["kind"] != "module":
@@ -116,7 +117,7 @@ no rows for them, so keep the two apart.</p>
 
 
 def _impact(ex: Examples) -> str:
-    params = {"repo": ex.repo, "qnames": [ex.hub], "depth": 3, "min_confidence": 0.0, "limit": 200}
+    params = {"repo": ex.repo, "qnames": [ex.hub], "depth": 3, "min_confidence": 0.0, "evidence": "all", "limit": 200}
     return _slide("What breaks if I change it? (impact)", f"""
 <p><b>{escape(ex.hub or '')}</b> has the most callers in {escape(ex.repo)}. Its blast radius: everything that
 reaches it through calls, imports or inheritance, up to three steps away. The picture shows each dependent's
@@ -127,8 +128,9 @@ strongest shortest path, with the confidence on every edge.</p>
 
 
 def _callers(ex: Examples) -> str:
-    callers = {"repo": ex.repo, "qname": ex.hub, "depth": 2, "min_confidence": 0.0, "limit": 100}
-    callees = {"repo": ex.repo, "qname": ex.caller, "depth": 1, "min_confidence": 0.0, "limit": 100}
+    callers = {"repo": ex.repo, "qname": ex.hub, "depth": 2, "min_confidence": 0.0, "evidence": "all", "limit": 100}
+    callees = {"repo": ex.repo, "qname": ex.caller, "depth": 1, "min_confidence": 0.0, "evidence": "all",
+               "limit": 100}
     return _slide("Who calls it, and what does it call? (callers, callees)", f"""
 <p>The callers of <b>{escape(ex.hub or '')}</b>, two steps back:</p>
 {_question('callers_graph', callers)}
@@ -143,7 +145,7 @@ def _path(ex: Examples) -> str:
     if not ex.far_caller:
         return _slide("How does A reach B? (path)", "<p>Nothing calls the example symbol through a chain.</p>")
     params = {"repo": ex.repo, "source": ex.far_caller, "target": ex.hub, "depth": max(ex.path_length, 1) + 2,
-              "limit": 5}
+              "evidence": "all", "limit": 5}
     return _slide("How does A reach B? (path)", f"""
 <p>The shortest call paths from <b>{escape(ex.far_caller)}</b> to <b>{escape(ex.hub or '')}</b>
 ({ex.path_length} {'step' if ex.path_length == 1 else 'steps'}):</p>
