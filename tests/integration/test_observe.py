@@ -5,8 +5,10 @@ real Neo4j: what it stores, how tests-for/callers/path/export use it, staleness 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -18,10 +20,10 @@ from kg.ingest.pipeline import Ingestor
 from kg.cli import cli
 from kg.errors import InputError
 from kg.export import callgraph
-from kg.navigate import answers
+from kg.navigate import answers, guide
 from kg.navigate.changes import changes
+from kg.settings import Settings
 from kg.store import Store
-from tests.conftest import TEST_BOLT_PORT, TEST_DATA_DIR, TEST_HTTP_PORT
 
 PROJECT = Path(__file__).resolve().parents[1] / "fixtures" / "observe" / "proj"
 REPO = "proj"
@@ -45,6 +47,11 @@ def project(tmp_path: Path, store: Store) -> Path:
 
 def by_test(answer: answers.Answer) -> dict[str, dict]:
     return {r["test"]: r for r in answer.rows}
+
+
+def cli_env(settings: Settings) -> dict[str, str]:
+    """The environment that points a `kg` command at the test server (whichever ports it got)."""
+    return {"NEO4J_URI": settings.uri, "NEO4J_PASSWORD": settings.password, "COLUMNS": "200"}
 
 
 def edit(path: Path, old: str, new: str) -> None:
@@ -74,6 +81,24 @@ def test_observe_stores_covers_and_observed_calls(store: Store, project: Path) -
 
     total = by_test(answers.tests_for(store, ["Basket.total"], REPO))
     assert total["tests/test_prices.py::test_total"]["source"] == "both"  # static and observed agree
+
+    # Browser's guide asks both questions on its tests slide, with one :params line: the static tests are :Test
+    # symbols, the observed ones :ObservedTest nodes (one label, one meaning)
+    html = guide.render(store, REPO, "http://localhost:1")
+    blocks = [(name, unescape(text)) for name, text in
+              re.findall(r'<pre class="runnable"(?: data-query="(\w+)")?>(.*?)</pre>', html, re.DOTALL)]
+    at = [name for name, _ in blocks].index("tests_for")
+    assert blocks[at + 1][0] == "tests_for_observed"
+    literal = blocks[at - 1][1].removeprefix(":params").strip()
+    params = store.read_text(f"RETURN {literal} AS p")[0]["p"]
+    static_rows = store.read_text(blocks[at][1], **params)
+    seen = store.read_text(blocks[at + 1][1], **params)
+    nodeids = {r["n"] for r in store.read_text("MATCH (t:ObservedTest {repo: $repo}) RETURN t.nodeid AS n",
+                                               repo=REPO)}
+    assert seen and {r["test"] for r in seen} <= nodeids
+    assert static_rows and all(store.read_text("MATCH (t:Test {key: $key}) RETURN count(t) AS n",
+                                               key=f"{REPO}:{r['qname']}")[0]["n"] == 1 for r in static_rows)
+    assert store.read_text("MATCH (t:Test:ObservedTest) RETURN count(t) AS n")[0]["n"] == 0
 
     # copy.deepcopy (library code) calls Basket.__deepcopy__ for snapshot: an observed edge through a library
     observed = answers.callers(store, "Basket.__deepcopy__", REPO)
@@ -156,7 +181,8 @@ def test_failing_tests_are_stored_and_counted(store: Store, project: Path) -> No
     assert total["tests/test_prices.py::test_total"]["source"] == "both"
 
 
-def test_bad_input_is_one_line_and_changes_nothing(store: Store, project: Path, tmp_path: Path) -> None:
+def test_bad_input_is_one_line_and_changes_nothing(store: Store, project: Path, tmp_path: Path,
+                                                   graph_settings: Settings) -> None:
     with pytest.raises(InputError, match="is not in an ingested repository: run `kg ingest"):
         observe(store, tmp_path)
     with pytest.raises(InputError, match="no repository named 'nope' in the graph"):
@@ -178,9 +204,7 @@ def test_bad_input_is_one_line_and_changes_nothing(store: Store, project: Path, 
     Ingestor(store, project, repo=REPO).run()
     assert store.read_text("MATCH (n:ObservedTest|TestScope|ObservedRun) RETURN count(n) AS n")[0]["n"] == 0
 
-    runner = CliRunner()
-    env = {"KG_BOLT_PORT": str(TEST_BOLT_PORT), "KG_HTTP_PORT": str(TEST_HTTP_PORT), "KG_DATA_DIR": str(TEST_DATA_DIR)}
-    result = runner.invoke(cli, ["observe", str(project), "--", "/no/such/python"], env=env)
+    result = CliRunner().invoke(cli, ["observe", str(project), "--", "/no/such/python"], env=cli_env(graph_settings))
     assert result.exit_code == 1 and result.output.count("\n") == 1
     assert "error: cannot start '/no/such/python'" in result.output
 
@@ -199,15 +223,12 @@ def many(project: Path, store: Store) -> Path:
     return project
 
 
-def kg(*args: str) -> str:
-    env = {"KG_BOLT_PORT": str(TEST_BOLT_PORT), "KG_HTTP_PORT": str(TEST_HTTP_PORT), "KG_DATA_DIR": str(TEST_DATA_DIR),
-           "COLUMNS": "200"}
-    result = CliRunner().invoke(cli, list(args), env=env)
-    assert result.exit_code == 0, result.output
-    return result.output
+def test_machine_output_is_complete_unless_a_limit_is_asked_for(many: Path, graph_settings: Settings) -> None:
+    def kg(*args: str) -> str:
+        result = CliRunner().invoke(cli, list(args), env=cli_env(graph_settings))
+        assert result.exit_code == 0, result.output
+        return result.output
 
-
-def test_machine_output_is_complete_unless_a_limit_is_asked_for(many: Path) -> None:
     pytest_ids = kg("tests-for", "apply", "--repo", REPO, "--pytest").split()
     assert len(pytest_ids) == 63 and len(set(pytest_ids)) == 63  # 60 + test_half_by_name + 2 parameters
     assert len(kg("tests-for", "apply", "--repo", REPO, "--pytest", "--limit", "5").split()) == 5
