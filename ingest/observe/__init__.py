@@ -8,5 +8,5 @@ templates or callbacks; running the tests can. The pieces, one job each:
 - `trace` — reads and checks those trace files (a truncated one is an error, not half an answer);
 - `mapping` — maps code objects to the graph's modules and symbols, and hashes each one's own text;
 - `runner` — builds the command and environment, runs the suite;
-- `observer` — what a run writes (Test, TestScope, COVERS, observed CALLS) and what `--changed` re-runs.
+- `observer` — what a run writes (ObservedTest, TestScope, COVERS, observed CALLS) and what `--changed` re-runs.
 """

@@ -107,8 +107,8 @@ def _intro(repos: list[dict[str, Any]], repo: str, base_url: str) -> str:
 <code>confidence</code>: 1.0 when kg is sure, less for calls guessed by name or made dynamically.</p>
 <p><b>First, kg's colours:</b> click
 <a data-exec="style {escape(base_url)}/kg.grass">:style {escape(base_url)}/kg.grass</a> once (Browser keeps it).
-Modules are blue, classes orange, functions cyan, methods purple, tests green, decisions yellow, names from outside
-the project grey; each edge shows its confidence.</p>
+Modules are blue, classes orange, functions cyan, methods purple, tests green (dark green as observed running),
+decisions yellow, names from outside the project grey; each edge shows its confidence.</p>
 <p><b>How to run a question:</b> each one has two blocks. Click the ▶ of the <code>:params</code> block first (it
 sets the parameters), then the ▶ of the query. Clicking a block's text instead copies it into the editor, where
 you can change a name before running it. Browser runs several statements pasted together as a script and shows
@@ -158,8 +158,13 @@ def _tests(ex: Examples) -> str:
     params = {"repo": ex.repo, "qnames": [ex.hub], "depth": 8, "limit": 200}
     return _slide("Which tests should I run? (tests-for)", f"""
 <p>The tests that reach <b>{escape(ex.hub or '')}</b> through calls, fixtures or test-module code; the
-<code>test</code> column is the pytest node id. No row: no test reaches it, which is worth knowing too.</p>
-{_question('tests_for', params)}""")
+<code>test</code> column is the pytest node id. No row: no test reaches it, which is worth knowing too.
+These tests are the green <code>:Test</code> symbols kg parsed.</p>
+{_question('tests_for', params)}
+<p>The tests seen running it when <code>kg observe</code> ran the suite (dark green <code>:ObservedTest</code>
+nodes, one per pytest node id, joined to what they ran by <code>COVERS</code>); <code>stale</code> when its file
+changed since. No row until the suite has been observed. <code>kg tests-for</code> combines both answers.</p>
+{_block('tests_for_observed')}""")
 
 
 def _review(repo: str) -> str:

@@ -121,7 +121,7 @@ def test_guide_server_answers_browser_across_origins(shop: Store) -> None:
         with urllib.request.urlopen(f"http://localhost:{port}/kg.grass") as answer:
             style = answer.read().decode()
         colours = dict(re.findall(r"node\.(\w+) \{[^}]*?color: (#[0-9A-F]{6})", style))
-        kinds = ["Module", "Class", "Function", "Method", "Test", "Decision", "External"]
+        kinds = ["Module", "Class", "Function", "Method", "Test", "ObservedTest", "Decision", "External"]
         assert len({colours[k] for k in kinds}) == len(kinds), "each kind of node has its own colour"
         assert 'relationship.CALLS {' in style and 'caption: "{confidence}"' in style
         with urllib.request.urlopen(f"http://localhost:{port}/guide.html?repo=nope") as answer:
