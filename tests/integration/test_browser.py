@@ -87,7 +87,8 @@ def test_guide_is_built_from_the_graph_and_every_block_runs(shop: Store) -> None
             assert params.get("repo", "tinyshop") == "tinyshop"
             continue
         rows = shop.read_text(block, **params)
-        assert block == "\n".join(line for line in describe(name).body.splitlines() if not line.startswith("//"))
+        assert block == "\n".join(line for line in describe(name).body.splitlines()
+                                 if not line.lstrip().startswith("//"))
         if name.endswith("_graph"):
             ran["graph"] += 1
             assert rows and all(isinstance(v, list) for r in rows for v in r.values()), "a graph block returns paths"
