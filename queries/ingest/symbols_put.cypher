@@ -1,11 +1,12 @@
 // Create or update symbols; the kind label (Class, Function, Method, Variable) follows the symbol's current kind.
 :param repo => 'flask';
-:param rows => [{key: 'flask:flask.app.Flask', path: 'src/flask/app.py', qname: 'flask.app.Flask', name: 'Flask', kind: 'class', label: 'Class', start_line: 100, end_line: 900, signature: 'class Flask(App)', doc: 'The flask object.'}];
+:param rows => [{key: 'flask:flask.app.Flask', path: 'src/flask/app.py', qname: 'flask.app.Flask', name: 'Flask', kind: 'class', label: 'Class', start_line: 100, end_line: 900, signature: 'class Flask(App)', doc: 'The flask object.', words: 'flask app The flask object.'}];
 UNWIND $rows AS row
 MERGE (s:Symbol {key: row.key})
 // Only a symbol whose kind changed loses its old kind label (removing labels on every row costs twice the write).
 FOREACH (_ IN CASE WHEN s.kind IS NOT NULL AND s.kind <> row.kind THEN [1] ELSE [] END |
   REMOVE s:Class:Function:Method:Variable)
 SET s.repo = $repo, s.path = row.path, s.qname = row.qname, s.name = row.name, s.kind = row.kind,
-    s.start_line = row.start_line, s.end_line = row.end_line, s.signature = row.signature, s.doc = row.doc
+    s.start_line = row.start_line, s.end_line = row.end_line, s.signature = row.signature, s.doc = row.doc,
+    s.words = row.words
 SET s:$(row.label);

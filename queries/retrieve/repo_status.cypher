@@ -1,0 +1,5 @@
+// How far is a repository indexed for retrieval? Its files, and how many of them carry an embedding.
+:param repo => 'tinyshop';
+OPTIONAL MATCH (r:Repo {name: $repo})
+OPTIONAL MATCH (m:Module {repo: $repo})
+RETURN r IS NOT NULL AS exists, r.role AS role, count(m) AS files, count(m.embedding) AS embedded;
