@@ -36,6 +36,7 @@ from kg.tokens import Tokenizer
 
 MAX_CODE_LINES = 60  # lines of one symbol's source; a longer body is cut with a note
 CODE_SYMBOLS = 6  # symbols whose source is shown
+MIN_ROOM = 200  # tokens a context always gets (the file list), even past its task's or day's budget
 
 
 @dataclass
@@ -420,9 +421,9 @@ def _room(store: Store, limits: Budget, key: str, asked: int | None) -> tuple[in
             alerts.append(f"{name} budget {spent:,}/{cap:,} tokens used ({100 * spent / cap:.0f}%)")
         if left < room:
             room = max(left, 0)
-    if room == 0:
-        alerts.append("no tokens left in the budget: only the file list is given")
-        room = 200
+    if room < MIN_ROOM:
+        alerts.append(f"under {MIN_ROOM} tokens left in the budget: only the first files are given")
+        room = MIN_ROOM
     return room, alerts
 
 

@@ -22,7 +22,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Protocol
 
-MAX_TOKENS = 128  # word pieces per text: a symbol's name, signature and first doc lines fit; a task is cut here
+MAX_TOKENS = 128  # word pieces of a text by default (a task); stored symbols use fewer (kg.retrieve.vectors)
 BATCH = 64
 
 
@@ -30,7 +30,7 @@ class Embedder(Protocol):
     model_id: str
     dims: int
 
-    def embed(self, texts: list[str]) -> list[list[float]]: ...
+    def embed(self, texts: list[str], max_tokens: int = MAX_TOKENS) -> list[list[float]]: ...
 
 
 @dataclass(frozen=True)
@@ -60,15 +60,16 @@ class OnnxEmbedder:
         self._session = onnxruntime.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
         self._lock = threading.Lock()  # one run at a time: the MCP server may call from several threads
 
-    def embed(self, texts: list[str]) -> list[list[float]]:
+    def embed(self, texts: list[str], max_tokens: int = MAX_TOKENS) -> list[list[float]]:
         import numpy as np
 
         out: list[list[float]] = []
         for i in range(0, len(texts), BATCH):
-            encoded = self._tok.encode_batch(texts[i:i + BATCH])
-            ids = np.array([e.ids for e in encoded], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
             with self._lock:
+                self._tok.enable_truncation(max_tokens)
+                encoded = self._tok.encode_batch(texts[i:i + BATCH])
+                ids = np.array([e.ids for e in encoded], dtype=np.int64)
+                mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
                 (hidden,) = self._session.run(["last_hidden_state"], {
                     "input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})
             weights = mask[:, :, None].astype(np.float32)
@@ -92,8 +93,9 @@ class SentenceTransformerEmbedder:
         self.dims = int(self._model.get_sentence_embedding_dimension() or 384)
         self._lock = threading.Lock()
 
-    def embed(self, texts: list[str]) -> list[list[float]]:
+    def embed(self, texts: list[str], max_tokens: int = MAX_TOKENS) -> list[list[float]]:
         with self._lock:
+            self._model.max_seq_length = max_tokens
             vectors = self._model.encode(texts, batch_size=BATCH, normalize_embeddings=True,
                                          show_progress_bar=False, convert_to_numpy=True)
         return vectors.astype("float32").tolist()

@@ -24,6 +24,7 @@ from kg.retrieve.text import split_identifier
 from kg.store import Store
 
 BATCH = 256  # nodes embedded and written per round trip
+DOC_TOKENS = 64  # word pieces of a symbol's text: name, signature and the docstring's start (cost is linear in it)
 Progress = Callable[[str, int, int], None]
 
 
@@ -46,15 +47,15 @@ class EmbedReport:
 
 def node_text(row: dict[str, Any]) -> str:
     """The text embedded for one row of `retrieve/embed_rows`: words first (the model reads prose best), then the
-    dotted name and signature, then the docstring, cut by the tokenizer at its token limit."""
+    signature, then the docstring; the tokenizer cuts it at DOC_TOKENS word pieces."""
     name = row["name"] or ""
     if row["label"] == "Module":
         words = " ".join(split_identifier(row["path"].rsplit(".", 1)[0].replace("/", " ")))
-        return f"{words}. module {name} ({row['path']}) defines:{row['doc'] or ''}"
+        return f"{words}. module {name} defines:{row['doc'] or ''}"
     owner_and_name = name.rsplit(".", 2)[-2:]
     words = " ".join(p for n in owner_and_name for p in split_identifier(n))
-    signature = (row["signature"] or "").strip().rstrip(":")
-    return f"{words}. {row['kind']} {name} {signature}\n{row['doc'] or ''}".strip()
+    signature = (row["signature"] or f"{row['kind']} {owner_and_name[-1]}").strip().rstrip(":")
+    return f"{words}. {signature}\n{row['doc'] or ''}".strip()
 
 
 def embed_key(model_id: str, text: str) -> str:
@@ -98,7 +99,7 @@ def sync(store: Store, repo: str, embedder: Embedder, paths: list[str] | None = 
     tick("embed", 0, len(todo))
     for start in range(0, len(todo), BATCH):
         batch = todo[start:start + BATCH]
-        vectors = embedder.embed([t[2] for t in batch])
+        vectors = embedder.embed([t[2] for t in batch], DOC_TOKENS)
         by_label: dict[str, list[dict[str, Any]]] = {}
         for (label, key, _, ekey), vector in zip(batch, vectors, strict=True):
             by_label.setdefault(label, []).append({"key": key, "vector": vector, "embed_key": ekey})
