@@ -180,3 +180,20 @@ def test_mcp_context_tool(store: Store, graph_settings: Settings, tmp_path: Path
     assert answers["files"].startswith("note: vectors signal not used")
     assert "## What depends on them" in answers["full"] and "degradation:" in answers["full"]
     assert answers["bad"].startswith("error: ") and "poetry" in answers["bad"]
+
+
+def test_the_agent_context_asks_the_ranking_for_a_file_the_plan_ties_to_nothing(store: Store, tmp_path: Path) -> None:
+    """LLM used: none (the prompt is built, not sent)."""
+    from kg.agent import records
+    from kg.agent.context import ContextBuilder
+    from kg.agent.plan import parse_markdown
+    from kg.agent.tokens import Tokenizer
+    from kg.agent.tools import tool_specs
+
+    _shop(store, tmp_path, embedded=False)
+    plan = parse_markdown("# Refunds\n- `shop/refunds.py` — refund an order: undo what apply_discounts took off\n")
+    plan_id = records.put_plan(store, plan, "shop")
+    builder = ContextBuilder(store, "shop", plan_id, Tokenizer(), tool_specs())
+    prompt = builder.build(builder.state(None))
+    assert "shop/pricing.py" in prompt.knowledge_paths
+    assert "`shop/pricing.py`" in prompt.segments["knowledge"].text
