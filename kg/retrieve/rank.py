@@ -142,16 +142,19 @@ def fulltext_signal(store: Store, repo: str, task: TaskText, symbol_share: float
 # ── vectors ─────────────────────────────────────────────────────────────────────────────────────────────────────
 
 
-def vectors_signal(store: Store, repo: str, vector: list[float], module_share: float = 0.5) -> SignalRanking:
-    """Files of the symbols nearest the task's embedding (a file's best three count), plus nearest modules."""
+def vectors_signal(store: Store, repo: str, vector: list[float], repos: int = 1,
+                   module_share: float = 0.5) -> SignalRanking:
+    """Files of the symbols nearest the task's embedding (a file's best three count), plus nearest modules. The
+    vector index is shared by every repository, so the nearest `limit × (repos + 1)` are fetched and filtered."""
     evidence: dict[str, Evidence] = defaultdict(Evidence)
     seen: dict[str, int] = defaultdict(int)
-    for r in store.read("retrieve/vector_symbols", repo=repo, vector=vector, limit=100):
+    spread = min(repos + 1, 20)
+    for r in store.read("retrieve/vector_symbols", repo=repo, vector=vector, limit=100, candidates=100 * spread):
         seen[r["path"]] += 1
         if seen[r["path"]] <= 3:
             evidence[r["path"]].add(r["score"] / seen[r["path"]], f"{r['kind']} {r['qname']} ({r['score']:.2f})",
                                     r["qname"])
-    for r in store.read("retrieve/vector_modules", repo=repo, vector=vector, limit=DEPTH):
+    for r in store.read("retrieve/vector_modules", repo=repo, vector=vector, limit=DEPTH, candidates=DEPTH * spread):
         evidence[r["path"]].add(module_share * r["score"])
     return SignalRanking("vectors", _ranked(evidence))
 

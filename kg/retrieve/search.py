@@ -7,6 +7,8 @@ still rank.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,17 +69,24 @@ def retrieve(store: Store, repo: str, text: str, weights: Weights | None = None,
     result = Retrieval(repo, task, [])
     if task.empty:
         return result
-    rankings: list[SignalRanking] = []
+    # The three first signals are independent: asked at once, the slowest (embedding the task, then the vector
+    # search) sets the latency instead of their sum. The driver is thread-safe; each read has its own session.
+    jobs: dict[str, Callable[[], SignalRanking | str]] = {}
     if "names" in signals:
-        rankings.append(names_signal(store, repo, task, status["files"]))
+        jobs["names"] = lambda: names_signal(store, repo, task, status["files"])
     if "fulltext" in signals:
-        rankings.append(fulltext_signal(store, repo, task))
+        jobs["fulltext"] = lambda: fulltext_signal(store, repo, task)
     if "vectors" in signals:
-        vectors, why = _task_vector(store, task, status, embedder)
-        if vectors is None:
-            result.missing["vectors"] = why
+        jobs["vectors"] = lambda: _vectors(store, repo, task, status, embedder)
+    with ThreadPoolExecutor(max_workers=len(jobs) or 1) as pool:
+        done = {name: pool.submit(job) for name, job in jobs.items()}
+        answers = {name: future.result() for name, future in done.items()}
+    rankings: list[SignalRanking] = []
+    for name, answer in answers.items():
+        if isinstance(answer, str):
+            result.missing[name] = answer
         else:
-            rankings.append(vectors_signal(store, repo, vectors))
+            rankings.append(answer)
     if "graph" in signals:
         seeds = fuse(rankings, weights)[:GRAPH_SEEDS] if rankings else []
         if seeds:
@@ -89,16 +98,17 @@ def retrieve(store: Store, repo: str, text: str, weights: Weights | None = None,
     return result
 
 
-def _task_vector(store: Store, task: TaskText, status: dict[str, Any],
-                 embedder: embed.Embedder | embed.Missing | None) -> tuple[list[float] | None, str]:
+def _vectors(store: Store, repo: str, task: TaskText, status: dict[str, Any],
+             embedder: embed.Embedder | embed.Missing | None) -> SignalRanking | str:
+    """The vectors signal, or why it cannot run."""
     if not status["embedded"]:
-        return None, (f"no embeddings for {status['files']} files yet: run `kg ingest PATH --embed` "
-                      "(or `kg context` once with a model installed)")
+        return (f"no embeddings for {status['files']} files yet: run `kg ingest PATH --embed` "
+                "(or `kg context` once with a model installed)")
     model = embedder if embedder is not None else embed.load()
     if isinstance(model, embed.Missing):
-        return None, model.reason
+        return model.reason
     dims = index_dims(store)
     if dims is not None and dims != model.dims:
-        return None, (f"the stored vectors have {dims} dimensions and the model {model.dims}: run "
-                      "`kg ingest PATH --embed` to embed again")
-    return model.embed([task.text])[0], ""
+        return (f"the stored vectors have {dims} dimensions and the model {model.dims}: run "
+                "`kg ingest PATH --embed` to embed again")
+    return vectors_signal(store, repo, model.embed([task.text])[0], status["repos"])

@@ -3,7 +3,7 @@
 :param repo => 'tinyshop';
 :param query => 'discount cart total';
 :param limit => 50;
-CALL db.index.fulltext.queryNodes('module_words', $query, {limit: $limit * 20}) YIELD node, score
+CALL db.index.fulltext.queryNodes('module_words', $query, {limit: $limit * 5}) YIELD node, score
 WHERE node.repo = $repo
 RETURN node.path AS path, score
 ORDER BY score DESC

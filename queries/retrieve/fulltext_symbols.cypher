@@ -3,7 +3,7 @@
 :param repo => 'tinyshop';
 :param query => 'discount cart total';
 :param limit => 100;
-CALL db.index.fulltext.queryNodes('symbol_words', $query, {limit: $limit * 20}) YIELD node, score
+CALL db.index.fulltext.queryNodes('symbol_words', $query, {limit: $limit * 5}) YIELD node, score
 WHERE node.repo = $repo
 RETURN node.path AS path, node.qname AS qname, node.kind AS kind, node.start_line AS line, score
 ORDER BY score DESC
