@@ -51,7 +51,8 @@ def project_of(row: dict[str, Any]) -> str:
 def record(data: Path, work: Path) -> list[dict[str, Any]]:
     """Ingest each tree, rank each report by every signal; the rankings of every instance, as plain data."""
     rows = [json.loads(line) for line in (data / "instances.jsonl").read_text().splitlines() if line.strip()]
-    rows.sort(key=lambda r: (project_of(r), r["tree"]))
+    # oldest report first within a project, so each tree is a small incremental step from the one before
+    rows.sort(key=lambda r: (project_of(r), int(r["instance_id"].rsplit("-", 1)[1])))
     model = embed.load()
     if isinstance(model, embed.Missing):
         print(f"no embeddings: {model.reason}", file=sys.stderr)

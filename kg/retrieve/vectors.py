@@ -1,11 +1,12 @@
 """Embeddings in the graph, kept current like everything else: only what changed is embedded again.
 
-Each symbol (not variables) and module gets the vector of a short text (a symbol's name split into words,
-signature and docstring start; a module's path and top-level names) and an `embed_key`: a hash of that text and
-the model. Document chunks are left to full-text search: they are long, so slow to embed, and are rewritten whole
-whenever their file changes. A sync reads the texts of a repository (or of just the files an ingest rewrote), embeds
-those whose key differs, in batches, and stores the vectors with `db.create.setNodeVectorProperty`. An unchanged
-symbol keeps its vector across any number of ingests; a one-file edit embeds at most that file's nodes.
+Each symbol (not variables) and module outside the tests gets the vector of a short text (a symbol's name split
+into words, signature and docstring start; a module's path and top-level names) and an `embed_key`: a hash of
+that text and the model. Tests are found by name, full text and the tests section instead (embedding them would
+double the cost), and document chunks by full text (long, so slow to embed, and rewritten whole on every edit).
+A sync reads the texts of a repository (or of just the files an ingest rewrote), embeds those whose key differs,
+in batches, and stores the vectors with `db.create.setNodeVectorProperty`. An unchanged symbol keeps its vector
+across any number of ingests; a one-file edit embeds at most that file's nodes.
 
 The vector indexes are made with the model's dimensions; when the stored indexes have others (the model
 changed), they are dropped, the old vectors forgotten and everything embedded again — never a crash.
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kg.retrieve.embed import Embedder
+from kg.retrieve.rank import is_test
 from kg.retrieve.text import split_identifier
 from kg.store import Store
 
@@ -90,6 +92,8 @@ def sync(store: Store, repo: str, embedder: Embedder, paths: list[str] | None = 
     report.considered = len(rows)
     todo = []
     for row in rows:
+        if is_test(row["path"]):
+            continue  # tests are found by name, full text and the tests section; embedding them would double the cost
         text = node_text(row)
         key = embed_key(embedder.model_id, text)
         if key != row["embed_key"]:
