@@ -146,11 +146,14 @@ BACKENDS = {"onnx": _onnx, "sentence-transformers": _sentence_transformers}
 INSTALL_HINT = "pip install 'kg[embed]'"
 
 
-@cache
 def load(backend: str | None = None) -> Embedder | Missing:
-    """The embedder to use (loaded once per process), or why there is none. `backend` (or KG_EMBED_BACKEND):
-    `onnx`, `sentence-transformers`, `none`, or unset for the first installed one."""
-    choice = (backend or os.environ.get("KG_EMBED_BACKEND") or "auto").strip().lower()
+    """The embedder to use (loaded once per process and backend), or why there is none. `backend` (or
+    KG_EMBED_BACKEND): `onnx`, `sentence-transformers`, `none`, or unset for the first installed one."""
+    return _load((backend or os.environ.get("KG_EMBED_BACKEND") or "auto").strip().lower())
+
+
+@cache
+def _load(choice: str) -> Embedder | Missing:
     if choice == "none":
         return Missing("embeddings are switched off (KG_EMBED_BACKEND=none)")
     if choice != "auto" and choice not in BACKENDS:

@@ -74,6 +74,7 @@ class Weights:
     vectors: float = 1.0
     graph: float = 0.5
     tests: float = 0.5
+    rrf_k: float = RRF_K
 
     def of(self, signal: str) -> float:
         return float(getattr(self, signal))
@@ -215,7 +216,7 @@ def fuse(rankings: list[SignalRanking], weights: Weights, depth: int = DEPTH) ->
         w = weights.of(ranking.name)
         for rank, (path, ev) in enumerate(ranking.files[:depth], start=1):
             f = fused.setdefault(path, RankedFile(path, 0.0, {}, {}))
-            f.score += w / (RRF_K + rank)
+            f.score += w / (weights.rrf_k + rank)
             f.signals[ranking.name] = rank
             if ev.reasons:
                 f.reasons[ranking.name] = ev.reasons

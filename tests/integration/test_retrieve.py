@@ -83,7 +83,10 @@ def test_a_vector_index_of_another_dimension_is_rebuilt(store: Store, tmp_path: 
     stale = retrieve(store, "shop", "checkout", embedder=MODEL)
     assert "8 dimensions" in stale.missing["vectors"] and stale.paths()[0] == "shop/cart.py"  # others still rank
     report = vectors.sync(store, "shop", MODEL)  # type: ignore[arg-type]
-    assert report.rebuilt_index and report.total == report.considered
+    assert report.rebuilt_index and report.total > 20
+    left = store.read_text("MATCH (s:Symbol {repo: 'shop'}) WHERE s.kind <> 'variable' AND NOT s.path STARTS WITH "
+                           "'tests/' AND (s.embedding IS NULL OR size(s.embedding) <> 384) RETURN count(s) AS n")
+    assert left == [{"n": 0}]
     assert vectors.index_dims(store) == 384
     assert not retrieve(store, "shop", "checkout", embedder=MODEL).missing
 
@@ -197,3 +200,20 @@ def test_the_agent_context_asks_the_ranking_for_a_file_the_plan_ties_to_nothing(
     prompt = builder.build(builder.state(None))
     assert "shop/pricing.py" in prompt.knowledge_paths
     assert "`shop/pricing.py`" in prompt.segments["knowledge"].text
+
+
+@needs_model
+def test_cli_ingest_embed_embeds_once_then_only_changes(store: Store, tmp_path: Path) -> None:
+    root = tmp_path / "tinyshop"
+    shutil.copytree(TINYSHOP, root)
+    env = {**kg_env(store.settings), "KG_EMBED_BACKEND": "onnx"}
+    first = json.loads(CliRunner().invoke(cli, ["ingest", str(root), "--repo", "shop", "--embed", "--json"],
+                                          env=env).stdout)
+    assert first["embedded"]["total"] > 20 and first["embedded"]["model"] == "all-MiniLM-L6-v2/onnx-int8"
+    (root / "shop" / "models.py").write_text((root / "shop" / "models.py").read_text() + "\nTAX_RATE = 0.2\n")
+    second = json.loads(CliRunner().invoke(cli, ["ingest", str(root), "--repo", "shop", "--embed", "--json"],
+                                           env=env).stdout)
+    assert second["changed"] == ["shop/models.py"] and second["embedded"]["total"] == 0  # a variable: no new text
+    no_model = CliRunner().invoke(cli, ["ingest", str(root), "--repo", "shop", "--embed"],
+                                  env={**env, "KG_EMBED_BACKEND": "none"})
+    assert no_model.exit_code == 1 and "--embed needs an embedding model" in no_model.output
