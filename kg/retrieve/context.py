@@ -28,8 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from kg.errors import InputError, KgError
+from kg.git import git
 from kg.retrieve.config import TASK_TYPES, Budget, Orchestrator, Strategy
-from kg.retrieve.rank import RankedFile, is_test
+from kg.retrieve.rank import RankedFile, is_test, lucene_query
 from kg.retrieve.search import Retrieval, retrieve
 from kg.store import Store
 from kg.tokens import Tokenizer
@@ -341,8 +342,6 @@ class _Loader:
         return "## Tests that reach them\n" + "\n".join(f"- {r['test']}" for r in rows)
 
     def _docs(self, level: _Level) -> str:
-        from kg.retrieve.rank import lucene_query
-
         query = lucene_query(self.c.retrieval.task.query_words(24))
         if not query:
             return ""
@@ -375,8 +374,6 @@ class _Loader:
                                      decisions) if x)
 
     def _recent_changes(self, level: _Level) -> str:
-        from kg.git import git
-
         root = self._repo_root()
         paths = [f.path for f in self.source_files(level)]
         if root is None or not paths or not (root / ".git").exists():

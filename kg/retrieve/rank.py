@@ -87,8 +87,9 @@ def names_signal(store: Store, repo: str, task: TaskText, files_in_repo: int) ->
     """Files defining the mentioned names, each name worth its shape's weight times its rarity (idf over files)."""
     symbol_texts = {m.text: m for m in task.mentions if m.shape not in ("file",)}
     module_texts = {m.text: m for m in task.mentions if m.shape in ("file", "frame", "dotted")}
-    for word in task.query_words(24):  # a word that is a module's name: `junitxml`, `skipping`
+    for word in task.query_words(24):  # a word that is a module's name: `junitxml`, `skipping`, `blueprint(s)`
         module_texts.setdefault(word, None)
+        module_texts.setdefault(word + "s", None)
     rows = store.read("retrieve/names", repo=repo, names=list(symbol_texts), modules=list(module_texts), per_name=50)
     by_text: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
