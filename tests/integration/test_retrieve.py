@@ -217,3 +217,21 @@ def test_cli_ingest_embed_embeds_once_then_only_changes(store: Store, tmp_path: 
     no_model = CliRunner().invoke(cli, ["ingest", str(root), "--repo", "shop", "--embed"],
                                   env={**env, "KG_EMBED_BACKEND": "none"})
     assert no_model.exit_code == 1 and "--embed needs an embedding model" in no_model.output
+
+
+def test_debug_context_shows_recent_commits_and_what_agents_recorded(store: Store, tmp_path: Path) -> None:
+    import subprocess
+
+    root = _shop(store, tmp_path, embedded=False)
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "Pricing: bulk discount from ten items"], check=True)
+    store.write("agent/module_summary_put", repo="shop", path="shop/pricing.py", summary={
+        "summary": "discount rules; percent_off closes over its percent", "summary_interface": [],
+        "summary_dependencies": [], "summary_notes": "rules run in list order", "summary_kind": "llm"})
+    context = build(store, "shop", "apply_discounts applies bulk_discount twice", "debug",
+                    embedder=embed.load("none"))
+    text = context.text()
+    assert "## Recent changes to these files" in text and "Pricing: bulk discount from ten items" in text
+    assert "## What was learned about these modules" in text and "rules run in list order" in text
