@@ -18,6 +18,7 @@
 //   (:Turn)-[:WORKED_ON]->(:PlannedFile); (:Turn)-[:MADE]->(:LLMCall {id, run, seg_<segment>…, prompt_tokens,
 //             completion_tokens, cached_tokens, overhead, degradation}); (:Run)-[:HAS_CALL]->(:LLMCall)
 //   (:ContextCall {id, task, day, at, repo, type, tokens, budget, degradation, alerts, files})  kg.retrieve.context
+//   (:Module)-[:INFORMS {type, confidence, aspects, suggestion, method}]->(:PlannedFile)   reference → plan (kg relate)
 CREATE CONSTRAINT repo_name IF NOT EXISTS FOR (n:Repo) REQUIRE n.name IS UNIQUE;
 CREATE CONSTRAINT module_key IF NOT EXISTS FOR (n:Module) REQUIRE n.key IS UNIQUE;
 CREATE CONSTRAINT symbol_key IF NOT EXISTS FOR (n:Symbol) REQUIRE n.key IS UNIQUE;

@@ -77,6 +77,7 @@ class TaskText:
     cut: bool
     mentions: list[Mention] = field(default_factory=list)
     words: Counter[str] = field(default_factory=Counter)
+    title_words: frozenset[str] = frozenset()  # the words of the first line: what a report is about, in brief
 
     @property
     def empty(self) -> bool:
@@ -158,7 +159,9 @@ def read_task(text: str, limit: int = MAX_TASK_CHARS) -> TaskText:
                 counts[p] += 1
         if len(parts) > 1:
             counts[w.lower()] += 1
-    return TaskText(text, was_cut, _strongest(mentions), counts)
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    title = frozenset(p for w in _WORD.findall(first) for p in split_identifier(w) if p in counts)
+    return TaskText(text, was_cut, _strongest(mentions), counts, title)
 
 
 def _project_path(path: str) -> str:
