@@ -233,11 +233,14 @@ def fuse(rankings: list[SignalRanking], weights: Weights, depth: int = DEPTH) ->
 
 
 def is_test(path: str) -> bool:
+    """A test file: named so, or under a `tests`/`__tests__` folder anywhere or a top-level `test`/`testing`
+    folder (a package's own `test` module, such as django.test, is library code)."""
     parts = path.lower().split("/")
     name = parts[-1]
     return (name.startswith("test_") or name.endswith(("_test.py", "_tests.py", ".test.js", ".test.ts",
                                                         ".spec.js", ".spec.ts", "_test.go"))
-            or name == "conftest.py" or any(p in ("tests", "test", "testing", "__tests__") for p in parts[:-1]))
+            or name == "conftest.py" or any(p in ("tests", "__tests__") for p in parts[:-1])
+            or len(parts) > 1 and parts[0] in ("test", "testing"))
 
 
 def _ranked(evidence: dict[str, Evidence]) -> list[tuple[str, Evidence]]:

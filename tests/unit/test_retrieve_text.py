@@ -96,6 +96,8 @@ def test_fusion_rewards_agreement_and_demotes_tests() -> None:
     only_names = fuse([_ranking("names", ["a.py"]), _ranking("fulltext", ["b.py"])], Weights(fulltext=0.0))
     assert [f.path for f in only_names][0] == "a.py"
     assert is_test("testing/test_x.py") and is_test("pkg/conftest.py") and not is_test("src/contest.py")
+    assert is_test("testing/python/fixtures.py") and is_test("numpy/core/tests/helpers.py")
+    assert not is_test("django/test/testcases.py")  # a package's test framework is library code
 
 
 def test_personalized_pagerank_lifts_the_file_several_seeds_share() -> None:
