@@ -104,7 +104,8 @@ def main() -> None:
     try:
         with open_graph(settings) as store:
             began = time.perf_counter()
-            ingest = Ingestor(store, tree, repo=REPO).run()
+            ingestor = Ingestor(store, tree, repo=REPO)
+            ingest = ingestor.run()
             figures["ingest"] = {"files": ingest.files, "written": ingest.written, "seconds": round(
                 time.perf_counter() - began, 1)}
             store.write("retrieve/embed_forget_repo", repo=REPO)  # a clean embedding phase, even on a kept repo
@@ -119,7 +120,7 @@ def main() -> None:
             edited.write_text(edited.read_text() + '\n\ndef shout(text):\n    """Upper-case text."""\n'
                               "    return text.upper()\n")
             began = time.perf_counter()
-            step = Ingestor(store, tree, repo=REPO).run()
+            step = ingestor.run()  # the same Ingestor, as `kg ingest --watch` keeps it: only the edit is parsed
             one = vectors.sync(store, REPO, model, paths=step.changed)
             figures["one_file_edit"] = {"changed": step.changed, "embedded": one.embedded,
                                         "considered": one.considered, "seconds": round(time.perf_counter() - began, 2)}
@@ -144,7 +145,7 @@ def main() -> None:
             subprocess.run(cli, capture_output=True, check=True)
             times.append(time.perf_counter() - t)
         figures["cli_seconds_median"] = round(statistics.median(times), 2)
-        figures["cli_command"] = " ".join(cli[1:3] + ["--repo", REPO, "--task", "'…'", "--files"])
+        figures["cli_command"] = f"kg context --repo {REPO} --task '…' --files"
     finally:
         shutil.rmtree(work, ignore_errors=True)
     figures["load_after"] = load_avg()

@@ -335,11 +335,12 @@ class _Loader:
         qnames = self.symbols(level)
         if not qnames:
             return ""
-        rows = self._once(("tests", tuple(qnames)), lambda: _quiet(lambda: self.store.read(
-            "tests_for", repo=self.c.repo, qnames=qnames, depth=4, limit=15)))
+        rows = self._once(("tests", tuple(qnames)), lambda: self.store.read(
+            "retrieve/tests_near", repo=self.c.repo, qnames=qnames, limit=15))
         if not rows:
             return ""
-        return "## Tests that reach them\n" + "\n".join(f"- {r['test']}" for r in rows)
+        return "## Tests that call them (`kg tests-for` finds more)\n" + "\n".join(
+            f"- {r['test']} (`{r['path']}`:{r['line']}) → {', '.join(r['reaches'])}" for r in rows)
 
     def _docs(self, level: _Level) -> str:
         query = lucene_query(self.c.retrieval.task.query_words(24))
@@ -384,14 +385,6 @@ class _Loader:
         except KgError:
             return ""
         return "## Recent changes to these files\n" + log.strip() if log.strip() else ""
-
-
-def _quiet(read: Any) -> list[dict[str, Any]]:
-    """A section that cannot be answered (a query the graph refuses) is left out, not the whole context."""
-    try:
-        return read()
-    except KgError:
-        return []
 
 
 def _read_lines(root: Path, path: str, start: int, end: int | None) -> list[str] | None:
