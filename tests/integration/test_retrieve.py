@@ -235,3 +235,24 @@ def test_debug_context_shows_recent_commits_and_what_agents_recorded(store: Stor
     text = context.text()
     assert "## Recent changes to these files" in text and "Pricing: bulk discount from ten items" in text
     assert "## What was learned about these modules" in text and "rules run in list order" in text
+
+
+def test_every_retrieve_query_runs_with_its_browser_params(store: Store, tmp_path: Path) -> None:
+    """Each queries/retrieve/*.cypher runs as a person would paste it into Neo4j Browser, :param lines included."""
+    import re
+
+    from kg import queries
+
+    _shop(store, tmp_path, embedded=False)
+    root = Path(__file__).resolve().parents[2] / "queries"
+    names = [n for n in queries.names() if n.startswith("retrieve/")]
+    assert len(names) >= 20
+    for name in sorted(names, key=lambda n: "drop" in n or "clear" in n or "forget" in n):
+        text = (root / f"{name}.cypher").read_text()
+        assert text.startswith("//"), name
+        params = {m[1]: store.read_text(f"RETURN {m[2]} AS v")[0]["v"]
+                  for m in re.finditer(r"^:param (\w+) => (.*);$", text, re.MULTILINE)}
+        if name in ("retrieve/vector_indexes_create", "retrieve/vector_indexes_drop"):
+            store.write_statements(name, **params)
+        else:
+            store.write(name, **params)
