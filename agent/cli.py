@@ -150,8 +150,10 @@ def status(ctx: Context, run_id: str | None, limit: int, as_json: bool) -> None:
         if r["status"] == "running":
             out.print(f"[dim]if its process is gone (killed, crashed), `kg agent resume {r['id']}` continues it[/]",
                       highlight=False)
+        problems = dict(p.split(": ", 1) for p in r.get("problems") or [])
         for path in r.get("remaining") or []:
-            out.print(f"  remaining: {path}", highlight=False)
+            why = f" ({problems[path]})" if path in problems else ""
+            out.print(f"  remaining: {path}{why}", highlight=False)
         return
     table = Table(show_edge=False)
     for column in ("run", "status", "files", "turns", "model", "started"):
@@ -168,22 +170,31 @@ def tokens() -> None:
 
 
 @tokens.command("report")
-@click.option("--run", "run_id", help="One run (default: every run).")
+@click.option("--run", "run_id", help="One run (default: the latest run).")
+@click.option("--all", "every_run", is_flag=True, help="Every run in the graph added up.")
 @click.option("--by", "by", type=click.Choice(["segment", "turn", "file"]), default="segment", show_default=True)
 @click.option("--days", default=1, show_default=True, type=click.IntRange(1),
               help="Days of budget alerts and degradations to show (today is 1).")
 @json_option
 @pass_context
-def report(ctx: Context, run_id: str | None, by: str, days: int, as_json: bool) -> None:
-    """Tokens per prompt segment, per turn or per planned file, reconciled with the usage the API reported; then
-    the budget alerts and degradation steps of contexts (.agent/budget.yaml, .agent/orchestrator.yaml)."""
-    if by == "turn" and not run_id:
-        raise click.UsageError("--by turn needs --run RUN")
+def report(ctx: Context, run_id: str | None, every_run: bool, by: str, days: int, as_json: bool) -> None:
+    """Tokens per prompt segment, per turn or per planned file of the latest run (or --run, --all), reconciled with
+    the usage the API reported; then the budget alerts and degradation steps of contexts (.agent/budget.yaml)."""
+    if run_id and every_run:
+        raise click.UsageError("--run and --all do not go together: pick one")
+    if by == "turn" and every_run:
+        raise click.UsageError("--by turn is per run: drop --all")
     limits = load_budget(ctx.settings.project)
     since = (datetime.now(UTC).date() - timedelta(days=days - 1)).isoformat()
     with ctx.open_graph() as store:
         if run_id:
             records.get_run(store, run_id)
+        elif not every_run:
+            latest = records.list_runs(store, 1)
+            if not latest:
+                raise InputError("no agent runs in the graph: start one with `kg agent run --plan PLAN --workspace "
+                                 "DIR`")
+            run_id = latest[0]["id"]
         rows = store.read(f"agent/tokens_by_{by}", run=run_id)
         budget = store.read("retrieve/budget_report", since=since, task=run_id)[0]
     steps = Counter(step for steps in budget["steps"] for step in steps) + Counter(budget["llm_steps"])
@@ -403,6 +414,8 @@ def _show(outcome: RunOutcome, as_json: bool) -> None:
     else:
         out.print(f"{_status(outcome.status)} · {outcome.done}/{outcome.total} files · {outcome.iterations} turns"
                   f" · {outcome.reason} · run {outcome.run_id}", highlight=False)
+        for path, problem in outcome.problems.items():
+            out.print(f"  [yellow]not done:[/] {path} {problem}", highlight=False)
     if outcome.status != "completed":
         sys.exit(2)
 

@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from kg.agent.errors import WorkspaceError
+from kg.agent.memory import file_memory
 from kg.agent.workspace import Workspace
 
 from kg.errors import KgError
+from kg.memory import config as memory_config
 from kg.store import Store
 
 MAX_RESULT_ROWS = 20
@@ -47,7 +49,8 @@ def tool_specs(guided_paths: list[str] | None = None) -> list[dict[str, Any]]:
     if guided_paths:
         path = {**path, "enum": guided_paths}
     return [
-        _fn("write_file", "Create or replace a file in the workspace with its complete content.",
+        _fn("write_file", "Create or replace a file in the workspace with its complete content (at most 1 MB; "
+            "never under .git/, .kg/ or .agent/, nor .gitattributes, .gitmodules or .envrc).",
             {"path": path, "content": {"type": "string", "description": "The whole file."}}, ["path", "content"]),
         _fn("read_file", "A file's stored summary, or its text (bounded) when it has none.",
             {"path": {**_S, "description": "Path relative to the workspace."}}, ["path"]),
@@ -78,9 +81,12 @@ def parse_arguments(name: str, raw: str | None) -> dict[str, Any]:
     if name not in TOOL_NAMES:
         raise MalformedCall(f"unknown tool {name!r}: use one of {', '.join(sorted(TOOL_NAMES))}")
     try:
-        args = json.loads(raw or "{}")
+        # strict=False: small models put raw newlines and tabs inside JSON strings (file content); the meaning is plain
+        args = json.loads(raw or "{}", strict=False)
     except json.JSONDecodeError as e:
         raise MalformedCall(f"arguments of {name} are not valid JSON ({e.msg} at char {e.pos})") from e
+    except RecursionError as e:  # Python's parser gives up on nesting about a thousand deep
+        raise MalformedCall(f"arguments of {name} nest too deep: give a flat JSON object") from e
     if not isinstance(args, dict):
         raise MalformedCall(f"arguments of {name} must be a JSON object")
     missing = [k for k in _REQUIRED[name] if not isinstance(args.get(k), str) or not args.get(k)]
@@ -103,10 +109,11 @@ def _has_type(value: Any, expected: str) -> bool:
 
 
 class Toolbox:
-    """Executes tool calls for one run. `after_write(path)` ingests and summarises a written file."""
+    """Executes tool calls for one run. `after_write(path)` ingests and summarises a written file and says whether
+    it counts (a file that does not parse as its language is written but not done: the call fails)."""
 
     def __init__(self, store: Store, workspace: Workspace, repo: str, record_decision: Callable[..., str],
-                 after_write: Callable[[str], str], plan_id: str | None = None) -> None:
+                 after_write: Callable[[str], tuple[bool, str]], plan_id: str | None = None) -> None:
         self.store = store
         self.workspace = workspace
         self.repo = repo
@@ -124,8 +131,8 @@ class Toolbox:
 
     def _write_file(self, path: str, content: str) -> ToolResult:
         rel = self.workspace.write(path, content)
-        note = self._after_write(rel)
-        return ToolResult(True, f"wrote {rel} ({len(content.splitlines())} lines). {note}".strip(), wrote=rel)
+        ok, note = self._after_write(rel)
+        return ToolResult(ok, f"wrote {rel} ({len(content.splitlines())} lines). {note}".strip(), wrote=rel)
 
     def _read_file(self, path: str) -> ToolResult:
         rel, _ = self.workspace.resolve(path)
@@ -138,9 +145,16 @@ class Toolbox:
                 lines.append("Depends on: " + ", ".join(r["dependencies"]))
             if r["notes"]:
                 lines.append(f"Notes: {r['notes']}")
-            return ToolResult(True, "\n".join(lines))
+            return ToolResult(True, "\n".join(lines + self._memory(rel)))
         rel, text, cut = self.workspace.read(path)
-        return ToolResult(True, f"{rel}:\n{text}" + ("\n…[cut: file is longer]" if cut else ""))
+        return ToolResult(True, "\n".join(self._memory(rel) + [f"{rel}:\n{text}" + ("\n…[cut: file is longer]"
+                                                                                     if cut else "")]))
+
+    def _memory(self, rel: str) -> list[str]:
+        """Project memory about the file (decisions, knowledge), labelled like in the context."""
+        found = file_memory(self.store, self.repo, rel, memory_config.load(self.store.settings.project)
+                            .confirm_threshold)
+        return ["Project memory about it:", *found] if found else []
 
     def _search_code(self, query: str) -> ToolResult:
         rows = self.store.read("agent/search_code", repo=self.repo, query=_lucene(query), limit=10)
@@ -181,9 +195,8 @@ class Toolbox:
     def _record_decision(self, text: str, rationale: str = "", paths: list[str] | None = None,
                          confidence: float | None = None) -> ToolResult:
         clean = [self.workspace.resolve(p)[0] for p in paths or [] if p]
-        conf = 0.7 if confidence is None else float(confidence)
-        decision_id = self._decide(text=text, rationale=rationale, paths=clean, confidence=max(0.0, min(1.0, conf)))
-        return ToolResult(True, f"recorded decision {decision_id}")
+        # checked like any decision (project memory): the text says whether it was stored, proposed or flagged
+        return ToolResult(True, self._decide(text=text, rationale=rationale, paths=clean, confidence=confidence))
 
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from kg.ingest.facts import ParsedFile
 
-VERSION = 5  # bump when a ParsedFile's data changes shape
+VERSION = 6  # bump when a ParsedFile's data changes shape
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +25,7 @@ class CachedParse:
     parsed: ParsedFile
     mentions: frozenset[str]  # identifier-like tokens, see ingest.project.mentioned_names
     bad_encoding: bool
+    span_hashes: dict[str, str]  # symbol qname → walk.span_hash of its lines (Symbol.hash in the graph)
 
 
 class ParseCache:

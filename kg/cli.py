@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 from importlib.metadata import entry_points
 from importlib.util import find_spec
@@ -24,8 +25,11 @@ from kg.graph import open_graph
 from kg.server import local
 from kg.settings import Settings
 
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
+# Without a terminal (make, a pipe, a CI log) rich assumes 80 columns and folds every table; a log has room.
+PIPE_WIDTH = 160
+out = Console(soft_wrap=True, width=None if sys.stdout.isatty() or os.environ.get("COLUMNS") else PIPE_WIDTH)
+err = Console(stderr=True, soft_wrap=True,
+              width=None if sys.stderr.isatty() or os.environ.get("COLUMNS") else PIPE_WIDTH)
 
 
 class KgGroup(click.Group):
@@ -250,6 +254,7 @@ def export_callgraph(ctx: Context, repo: str, fmt: str, min_confidence: float, o
 
 
 def main() -> None:
-    # The driver logs each retry of a lost connection as a warning; kg reports the failure once, in one line.
-    logging.getLogger("neo4j").setLevel(logging.ERROR)
+    # The driver logs a lost connection itself (warnings for retries, an error for a defunct connection); kg
+    # reports the failure once, in one line, so the driver's own lines would only come first and confuse.
+    logging.getLogger("neo4j").setLevel(logging.CRITICAL)
     cli(prog_name="kg")

@@ -5,7 +5,8 @@
     ├── ToolMissing              java or mvn is not installed
     ├── ServerError              the local Neo4j could not be built, started or stopped
     │   └── PortInUse            a port the local server needs is taken by another process
-    ├── GraphUnavailable         nothing answers at the configured URI
+    ├── GraphUnavailable         nothing answers at the configured URI (or the connection was lost)
+    ├── GraphFailed              Neo4j answered but could not do the work (database offline, disk full, deadlock)
     ├── AuthFailed               the graph answered but refused the user/password
     ├── QueryError               the graph refused a query (syntax, constraint, a write in a read-only call)
     └── InputError               a path, symbol or argument given by the user does not work
@@ -41,6 +42,11 @@ class GraphUnavailable(KgError):
     """Nothing answers at the configured Neo4j URI."""
 
 
+class GraphFailed(KgError):
+    """Neo4j answered but could not do the work: its database is offline, its disk is full, a deadlock outlasted
+    the retries."""
+
+
 class AuthFailed(KgError):
     """Neo4j refused the configured user or password."""
 
@@ -51,3 +57,12 @@ class QueryError(KgError):
 
 class InputError(KgError):
     """An argument given by the user does not work (missing path, unknown symbol...)."""
+
+
+def shorten(value: object, limit: int = 80) -> str:
+    """`repr(value)` for an error message, cut to about `limit` characters: an error never echoes a whole input."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    size = f" ({len(value):,} characters)" if isinstance(value, str) else ""
+    return f"{text[:limit]}…{size}"

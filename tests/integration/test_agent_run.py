@@ -267,10 +267,13 @@ def test_a_recorded_real_model_session_replays_with_its_reported_usage(store: St
                     'string "hello".\n')
     with ReplayServer(REPO_ROOT / "tests" / "fixtures" / "agent" / "smollm2.jsonl") as server:
         outcome = AgentLoop.start(store, client(server), load_plan(plan), tmp_path / "ws").run()
-    assert outcome.status == "completed"
-    (step,) = turns(store, outcome.run_id)
-    assert "syntax error" in step["result"]  # the tiny model wrote prose: the agent says so to the next turn
-    (ledger,) = store.read_text("MATCH (l:LLMCall {run: $run}) RETURN l {.*} AS l", run=outcome.run_id)
+    # The tiny model wrote prose into hello.py: written, but it does not parse, so it is not done. The agent says so
+    # to the next turn; the replay repeats the same answer, and the loop guard stops the run with the file flagged.
+    assert (outcome.status, outcome.done, outcome.remaining) == ("aborted", 0, ["hello.py"])
+    assert outcome.problems["hello.py"].startswith("does not parse as python")
+    step = turns(store, outcome.run_id)[0]
+    assert not step["ok"] and "Not done: hello.py does not parse as python" in step["result"]
+    ledger = store.read_text("MATCH (l:LLMCall {run: $run}) RETURN l {.*} AS l ORDER BY l.id", run=outcome.run_id)[0]
     assert (ledger["l"]["prompt_tokens"], ledger["l"]["completion_tokens"]) == (828, 23)
     assert ledger["l"]["overhead"] == 828 - ledger["l"]["prompt_counted"]
 

@@ -156,7 +156,7 @@ def test_cli_context_files_json_and_tokens_report(store: Store, tmp_path: Path) 
     assert empty.exit_code == 1 and "the task is empty" in empty.output
     both = CliRunner().invoke(cli, ["context", "--task", "x", "--next"], env=env)
     assert both.exit_code == 2
-    report = CliRunner().invoke(cli, ["tokens", "report", "--json"], env=env)
+    report = CliRunner().invoke(cli, ["tokens", "report", "--all", "--json"], env=env)
     budgets = json.loads(report.stdout)["budgets"]
     assert budgets["context_calls"] == 2 and budgets["degradations"]
 

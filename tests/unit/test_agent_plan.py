@@ -115,3 +115,11 @@ def test_offline_tokenizer() -> None:
     assert tok.count("hello world") == 2 and tok.count("") == 0
     assert tok.cut("one two three", 2) == ("one two", True)
     assert tok.count("<|endoftext|>") > 1  # special tokens in user text are plain text
+
+
+def test_tool_arguments_with_raw_newlines_in_strings_parse() -> None:
+    """Small local models write file content with literal newlines inside the JSON string; strict JSON refuses it."""
+    args = parse_arguments("write_file", '{"path": "a.py", "content": "def f():\n\treturn 1\n"}')
+    assert args == {"path": "a.py", "content": "def f():\n\treturn 1\n"}
+    with pytest.raises(MalformedCall, match="not valid JSON"):
+        parse_arguments("write_file", '{"path": "a.py", "content": "unterminated')
