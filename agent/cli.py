@@ -19,7 +19,6 @@ from kg.agent.plan import load_plan
 from kg.agent.tokens import Tokenizer, encoding_for
 from kg.agent.tools import TOOL_NAMES, tool_specs
 from kg.agent.workspace import Workspace
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from kg.cli import Context, emit_json, err, json_option, out, pass_context
@@ -378,24 +377,22 @@ def _budget_lines(budgets: dict[str, Any]) -> None:
 
 
 def _drive(loop: AgentLoop, as_json: bool) -> None:
-    """Run the loop with a done/total bar (the denominator is the plan's file count, fixed from the start)."""
+    """Run the loop with a done/total bar (the denominator is the plan's file count, fixed from the start) and one
+    line per turn above it."""
     total = records.progress(loop.store, loop.plan_id, loop.repo).total
-    with Progress(TextColumn("[bold]files"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
-                  TimeElapsedColumn(), console=err, disable=as_json, transient=False) as bar:
-        task = bar.add_task("", total=total)
-
+    with progress_bar(enabled=not as_json, console=err, transient=False) as progress:
         def on_turn(info: TurnInfo) -> None:
-            bar.update(task, completed=info.done, description=f"turn {info.n}")
+            progress("files", info.done, total)
             if not as_json:
                 mark = "[green]ok[/]" if info.ok else "[red]error[/]"
                 first = info.result.splitlines()[0][:100] if info.result else ""
-                bar.console.print(f"[dim]{info.n:>4}[/] {info.tool} {mark} {first} "
-                                  f"[dim]({info.prompt_tokens:,} prompt tokens"
-                                  f"{', ' + info.degradation if info.degradation != 'none' else ''})[/]",
-                                  highlight=False, markup=True)
+                err.print(f"[dim]{info.n:>4}[/] {info.tool} {mark} {first} "
+                          f"[dim]({info.prompt_tokens:,} prompt tokens"
+                          f"{', ' + info.degradation if info.degradation != 'none' else ''})[/]",
+                          highlight=False, markup=True)
 
         loop.on_turn = on_turn
-        bar.update(task, completed=records.progress(loop.store, loop.plan_id, loop.repo).done)
+        progress("files", records.progress(loop.store, loop.plan_id, loop.repo).done, total)
         try:
             outcome = loop.run()
         except KgError as e:  # the endpoint or the graph failed: the run is kept, say how to go on
@@ -404,7 +401,7 @@ def _drive(loop: AgentLoop, as_json: bool) -> None:
         except KeyboardInterrupt:
             err.print(f"stopped: continue with `kg agent resume {loop.run_id}`", highlight=False)
             sys.exit(130)
-        bar.update(task, completed=outcome.done)  # files found on disk at the start of a session count too
+        progress("files", outcome.done, total)  # files found on disk at the start of a session count too
     _show(outcome, as_json)
 
 

@@ -26,6 +26,8 @@ from kg.agent.tools import MalformedCall, Toolbox, ToolResult, parse_arguments, 
 from kg.agent.workspace import Workspace
 from kg.ingest.pipeline import Ingestor
 
+from kg.disk import require_free_space
+from kg.errors import DiskFull
 from kg.store import Store
 
 RESULT_CHARS = 4000  # a turn's result as stored (the prompt cuts it further, by tokens)
@@ -150,10 +152,14 @@ class AgentLoop:
                     return self._finish("completed", "every planned file exists", state.progress)
                 if stop := self.guard.before_turn():
                     return self._finish(*stop, state.progress)
+                require_free_space(self.store.settings, "run an agent turn")
                 if stop := self._turn(state):
                     return self._finish(*stop, records.progress(self.store, self.plan_id, self.repo))
         except LLMError as e:
             self._finish("incomplete", str(e), records.progress(self.store, self.plan_id, self.repo), error=str(e))
+            raise
+        except DiskFull as e:  # refused before writing: the run stops cleanly, resumable once there is space
+            self._finish("incomplete", str(e), records.progress(self.store, self.plan_id, self.repo), error="DiskFull")
             raise
         except KeyboardInterrupt:
             self._finish("incomplete", "stopped by the user", records.progress(self.store, self.plan_id, self.repo))

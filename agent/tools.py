@@ -8,6 +8,7 @@ followed at once by an incremental ingest and a summary of the written file.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -18,9 +19,11 @@ from kg.agent.workspace import Workspace
 
 from kg.errors import KgError
 from kg.memory import config as memory_config
+from kg.navigate import answers
+from kg.navigate.render import compact
 from kg.store import Store
 
-MAX_RESULT_ROWS = 20
+MAX_LIMIT = 100  # rows a graph tool shows at most (its result is cut to the turn's tool_result budget anyway)
 
 
 @dataclass
@@ -40,6 +43,7 @@ def _fn(name: str, description: str, properties: dict[str, Any], required: list[
 
 
 _S = {"type": "string"}
+_LIMIT = {"type": "number", "description": f"Rows, at most {MAX_LIMIT}."}
 
 
 def tool_specs(guided_paths: list[str] | None = None) -> list[dict[str, Any]]:
@@ -55,11 +59,13 @@ def tool_specs(guided_paths: list[str] | None = None) -> list[dict[str, Any]]:
         _fn("read_file", "A file's stored summary, or its text (bounded) when it has none.",
             {"path": {**_S, "description": "Path relative to the workspace."}}, ["path"]),
         _fn("search_code", "Find symbols of the project by name or docstring words.",
-            {"query": _S}, ["query"]),
+            {"query": _S, "limit": _LIMIT}, ["query"]),
         _fn("find_callers", "Who calls a function, method or class of the project.",
-            {"symbol": {**_S, "description": "Name or qualified name."}}, ["symbol"]),
-        _fn("impact", "What may break if a symbol or file changes: transitive callers.",
-            {"target": {**_S, "description": "Symbol name, qualified name or file path."}}, ["target"]),
+            {"symbol": {**_S, "description": "Name or qualified name."}, "limit": _LIMIT}, ["symbol"]),
+        _fn("impact", "What may break if a symbol or file changes: callers, importers, subclasses.",
+            {"target": {**_S, "description": "Symbol name, qualified name or file path."},
+             "depth": {"type": "number", "description": "Steps, 1-10 (default 3)."}, "limit": _LIMIT},
+            ["target"]),
         _fn("search_references", "Search reference repositories (code to learn from) for examples.",
             {"query": _S}, ["query"]),
         _fn("record_decision", "Record a design decision later files must respect.",
@@ -72,7 +78,7 @@ def tool_specs(guided_paths: list[str] | None = None) -> list[dict[str, Any]]:
 TOOL_NAMES = frozenset(t["function"]["name"] for t in tool_specs())
 _REQUIRED = {t["function"]["name"]: t["function"]["parameters"]["required"] for t in tool_specs()}
 _PROPERTIES = {t["function"]["name"]: t["function"]["parameters"]["properties"] for t in tool_specs()}
-_TYPES = {"string": "a string", "number": "a number", "array": "a list of strings"}
+_TYPES = {"string": "a string", "number": "a finite number", "array": "a list of strings"}
 
 
 def parse_arguments(name: str, raw: str | None) -> dict[str, Any]:
@@ -103,8 +109,8 @@ def parse_arguments(name: str, raw: str | None) -> dict[str, Any]:
 def _has_type(value: Any, expected: str) -> bool:
     if expected == "string":
         return isinstance(value, str)
-    if expected == "number":
-        return isinstance(value, int | float) and not isinstance(value, bool)
+    if expected == "number":  # Python's JSON reads NaN and Infinity too
+        return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
@@ -156,26 +162,16 @@ class Toolbox:
                             .confirm_threshold)
         return ["Project memory about it:", *found] if found else []
 
-    def _search_code(self, query: str) -> ToolResult:
-        rows = self.store.read("agent/search_code", repo=self.repo, query=_lucene(query), limit=10)
-        if not rows:
-            return ToolResult(True, f"no symbol matches {query!r}")
-        return ToolResult(True, "\n".join(f"{r['qname']} ({r['kind']}) {r['path']}:{r['line']} "
-                                          f"{r['signature'] or ''}".rstrip() for r in rows))
+    # The graph questions are kg's navigation answers, as `kg find|callers|impact` and MCP give them.
+    def _search_code(self, query: str, limit: float = 10) -> ToolResult:
+        return ToolResult(True, compact(answers.find(self.store, _plain(query), self.repo, _rows(limit))))
 
-    def _find_callers(self, symbol: str) -> ToolResult:
-        rows = self.store.read("agent/find_callers", repo=self.repo, symbol=symbol, limit=MAX_RESULT_ROWS)
-        if not rows:
-            return ToolResult(True, f"nothing in the project calls {symbol!r}")
-        return ToolResult(True, "\n".join(f"{r['caller']} → {r['callee']} at {r['path']}:{r['line']} "
-                                          f"({r['resolution']}, {r['confidence']:.2f})" for r in rows))
+    def _find_callers(self, symbol: str, limit: float = 20) -> ToolResult:
+        return ToolResult(True, compact(answers.callers(self.store, symbol, self.repo, 1, limit=_rows(limit))))
 
-    def _impact(self, target: str) -> ToolResult:
-        rows = self.store.read("agent/impact", repo=self.repo, target=target, depth=3, limit=30)
-        if not rows:
-            return ToolResult(True, f"no caller of {target!r} in other files: changing it breaks nothing known")
-        return ToolResult(True, f"{len(rows)} callers may be affected:\n" +
-                          "\n".join(f"{'  ' * (r['hops'] - 1)}{r['caller']} ({r['path']})" for r in rows))
+    def _impact(self, target: str, depth: float = 3, limit: float = 30) -> ToolResult:
+        return ToolResult(True, compact(answers.impact(self.store, [target], self.repo, int(depth),
+                                                       limit=_rows(limit))))
 
     def _search_references(self, query: str) -> ToolResult:
         if not self.store.read("agent/reference_repos"):
@@ -198,6 +194,16 @@ class Toolbox:
         # checked like any decision (project memory): the text says whether it was stored, proposed or flagged
         return ToolResult(True, self._decide(text=text, rationale=rationale, paths=clean, confidence=confidence))
 
+
+def _rows(limit: float) -> int:
+    return max(1, min(int(limit), MAX_LIMIT))
+
+
+def _plain(text: str) -> str:
+    """A model's search words as plain words: `kg find` reads `*`, `~`, quotes and AND/OR as full-text syntax,
+    which a model means as words."""
+    words = "".join(c if c.isalnum() or c in "_. " else " " for c in text).split()
+    return " ".join(w.lower() if w in ("AND", "OR", "NOT", "TO") else w for w in words[:12])
 
 
 def _lucene(text: str) -> str:

@@ -79,7 +79,7 @@ class ParseCache:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._db = sqlite3.connect(self.path)
                 self._db.execute("CREATE TABLE IF NOT EXISTS parses (hash TEXT PRIMARY KEY, entry BLOB NOT NULL)")
-            except sqlite3.Error:  # unreadable or not a database: run without a disk cache
+            except (OSError, sqlite3.Error):  # no folder for it, unreadable, not a database: run without a disk cache
                 self.path = None
                 return False
         return True

@@ -29,6 +29,7 @@ from kg.ingest.project import RepoState, mentioned_names
 from kg.ingest.walk import SourceFile, content_hash, decode, span_hash, walk
 from kg.ingest.writer import FileWrite, GraphWriter
 
+from kg.disk import require_free_space
 from kg.errors import InputError
 from kg.names import check_repo_name
 from kg.retrieve.text import code_words, path_words
@@ -143,6 +144,7 @@ class Ingestor:
         step.words = {p: f"{path_words(p)} {code_words(decode(self._read(p))[0])}" for p in code_changed}
         step.documents = [chunk_document(p, decode(self._read(p))[0]) for p in changed if files[p].kind == "document"]
 
+        require_free_space(self.store.settings, "ingest")
         self.writer.put_repo(str(self.root), self.role)
         self.progress("write", 0, 1)
         try:

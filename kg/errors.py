@@ -4,7 +4,8 @@
     ├── ConfigError              a setting or project file is wrong
     ├── ToolMissing              java or mvn is not installed
     ├── ServerError              the local Neo4j could not be built, started or stopped
-    │   └── PortInUse            a port the local server needs is taken by another process
+    │   ├── PortInUse            a port the local server needs is taken by another process
+    │   └── DiskFull             too little free space on the disk holding the local server's data
     ├── GraphUnavailable         nothing answers at the configured URI (or the connection was lost)
     ├── GraphFailed              Neo4j answered but could not do the work (database offline, disk full, deadlock)
     ├── AuthFailed               the graph answered but refused the user/password
@@ -36,6 +37,10 @@ class ServerError(KgError):
 
 class PortInUse(ServerError):
     """A port the local server needs is already taken."""
+
+
+class DiskFull(ServerError):
+    """The disk holding the local server's data folder has too little free space for the next write."""
 
 
 class GraphUnavailable(KgError):

@@ -20,6 +20,7 @@ from neo4j import exceptions as neo4j_errors
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_random_exponential
 
 from kg import queries, readonly
+from kg.disk import explain_database_error, full_disk_note
 from kg.errors import AuthFailed, GraphFailed, GraphUnavailable, InputError, QueryError
 from kg.settings import Settings
 
@@ -46,9 +47,11 @@ def map_neo4j_errors(settings: Settings) -> Iterator[None]:
             f"Neo4j at {settings.uri} refused user {settings.user!r}: check NEO4J_USER and NEO4J_PASSWORD") from e
     except neo4j_errors.IncompleteCommit as e:
         raise GraphUnavailable(f"lost Neo4j at {settings.uri} while committing, so the last write may or may not "
-                               "have landed: run the command again (kg's writes are idempotent)") from e
+                               "have landed: run the command again (kg's writes are idempotent)"
+                               + _full_disk(settings)) from e
     except (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired) as e:
-        hint = "check NEO4J_URI" if settings.uri_configured else "start it with `kg server start`"
+        hint = "check NEO4J_URI" if settings.uri_configured else (
+            full_disk_note(settings) or "start it with `kg server start`")
         raise GraphUnavailable(f"cannot reach Neo4j at {settings.uri}: {hint}") from e
     except neo4j_errors.DatabaseUnavailable as e:
         raise GraphFailed(f"the database {settings.database!r} on Neo4j at {settings.uri} is not online: "
@@ -60,17 +63,25 @@ def map_neo4j_errors(settings: Settings) -> Iterator[None]:
         if "TransactionTimedOut" in (e.code or ""):
             raise QueryError("the query ran out of time and the server stopped it: narrow it (a LIMIT, a shorter "
                              "path pattern) and run it again") from e
+        if "read-only" in _first_line(e) and (note := full_disk_note(settings)):  # Neo4j's answer to a full disk
+            raise GraphFailed(f"Neo4j turned the graph read-only: {note}") from e
         raise QueryError(f"Neo4j refused the query: {_first_line(e)}") from e
     except neo4j_errors.Neo4jError as e:  # DatabaseError: disk full, transaction log, out of memory…
-        raise GraphFailed(f"Neo4j failed: {_first_line(e)}: check free disk space and `kg server logs`") from e
+        raise GraphFailed(explain_database_error(settings, _first_line(e))) from e
     except neo4j_errors.DriverError as e:  # a connection lost mid-result, a commit whose outcome is unknown…
         raise GraphUnavailable(f"lost Neo4j at {settings.uri} ({type(e).__name__}: {_first_line(e)}): check "
-                               "`kg server status`, then run the command again") from e
+                               "`kg server status`, then run the command again" + _full_disk(settings)) from e
     except UnicodeEncodeError as e:  # a lone surrogate (from a non-UTF-8 argv, say) cannot be sent
         raise InputError(f"a value sent to Neo4j is not valid text ({e.reason} at character {e.start}): pass "
                          "UTF-8 text") from e
     except OverflowError as e:  # the driver's own check of a parameter it cannot encode
         raise InputError(f"a value sent to Neo4j is out of range ({str(e)[:80]}): integers must fit in 64 bits") from e
+
+
+def _full_disk(settings: Settings) -> str:
+    """A halted server (a database panic on a full disk) reaches the driver as a lost connection: say why."""
+    note = full_disk_note(settings)
+    return f"; {note}" if note else ""
 
 
 def _first_line(e: Exception) -> str:

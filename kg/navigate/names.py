@@ -10,6 +10,8 @@ this module ranks them, best first, with a reason a person can read:
     contains  the name contains it                            `netrc` → get_netrc_auth
     typo      within two edits (one for short names)          `Sesion` → Session
     docstring only the docstring mentions it
+
+Several words (`Cart checkout`, `divided zero`) are matched one by one; symbols matching more of them rank first.
 """
 
 from __future__ import annotations
@@ -109,6 +111,9 @@ def near(store: Store, text: str, repo: str | None, fetch: int = 300, syntax: bo
             raise InputError(f"cannot search for {shorten(text)}: {e}") from e
         top = max((r["score"] for r in rows), default=1.0) or 1.0
         return [{**r, "match": "full-text", "score": round(r["score"] / top, 3)} for r in rows]
+    typed = text.split()
+    if len(typed) > 1:
+        return _near_any(store, [w for w in typed if len(w) > 2] or typed, repo, fetch)
     query = lucene_query(text)
     if not query:
         return []
@@ -120,5 +125,24 @@ def near(store: Store, text: str, repo: str | None, fetch: int = 300, syntax: bo
             ranked.append({**r, "match": found.kind, "score": found.score})
         elif word.lower() in (r.get("doc") or "").lower():
             ranked.append({**r, "match": "docstring", "score": 0.2})
+    ranked.sort(key=lambda r: (-r["score"], len(r["qname"]), r["qname"]))
+    return ranked
+
+
+def _near_any(store: Store, typed: list[str], repo: str | None, fetch: int) -> list[dict[str, Any]]:
+    """Several words (`Cart checkout`, `divided zero`): symbols whose name is near one of them or whose docstring
+    holds one, those whose name, dotted name or docstring has more of the words first."""
+    query = " ".join(q for q in map(lucene_query, typed) if q)
+    if not query:
+        return []
+    ranked = []
+    for r in store.read("search_symbols", search=query, repo=repo, limit=fetch):
+        name, text = r["qname"].rsplit(".", 1)[-1], f"{r['qname']} {r.get('doc') or ''}".lower()
+        found = [match(w, name, r["qname"]) for w in typed]
+        hits = sum(1 for w, m in zip(typed, found, strict=True) if m or w.lower() in text)
+        if hits:
+            best = max((m for m in found if m), key=lambda m: m.score, default=Match("docstring", 0.2))
+            # every further word matched outranks any closeness of the best one
+            ranked.append({**r, "match": best.kind, "score": round((hits - 1 + best.score) / len(typed), 3)})
     ranked.sort(key=lambda r: (-r["score"], len(r["qname"]), r["qname"]))
     return ranked

@@ -78,8 +78,7 @@ def value(row: dict[str, Any], column: str) -> str:
 
 def compact(answer: Answer) -> str:
     """The answer as a header line, a tab-separated table and notes: what an agent reads in few tokens."""
-    lines = [f"{answer.title}: {answer.total if not answer.truncated else answer.truncation_note()}"
-             if answer.truncated else f"{answer.title}: {answer.total} {answer.noun}"]
+    lines = [f"{answer.title}: {answer.truncation_note() if answer.truncated else f'{answer.total} {answer.noun}'}"]
     if answer.rows:
         columns = [(c, h) for c, h in shown_columns(answer.columns)
                    if any(row.get(c) not in (None, "", []) for row in answer.rows)]

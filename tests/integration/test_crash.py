@@ -21,12 +21,14 @@ from kg.errors import GraphUnavailable, KgError
 from kg.server import local
 from kg.store import Store
 from tests.graph_snapshot import snapshot
+from tests.ports import free_ports
 from tests.sdists import sdist
 
 
 @pytest.fixture
 def doomed_server(tmp_path: Path):
-    settings = kg_settings.load({"bolt_port": 28687, "http_port": 28474, "data_dir": str(tmp_path / "neo4j")},
+    bolt, http = free_ports(2)
+    settings = kg_settings.load({"bolt_port": bolt, "http_port": http, "data_dir": str(tmp_path / "neo4j")},
                                 cwd=tmp_path)
     local.start(settings)
     yield settings

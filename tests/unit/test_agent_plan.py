@@ -92,10 +92,14 @@ def test_guard_loop_errors_and_stall() -> None:
 def test_tool_arguments_are_checked() -> None:
     assert parse_arguments("read_file", '{"path": "a.py", "extra": 1}') == {"path": "a.py"}
     assert parse_arguments("record_decision", '{"text": "t", "rationale": null}') == {"text": "t"}
+    assert parse_arguments("impact", '{"target": "x", "depth": 5, "limit": 2.5}') == {"target": "x", "depth": 5,
+                                                                                      "limit": 2.5}
     for name, raw, message in [("nope", "{}", "unknown tool"), ("read_file", "{", "not valid JSON"),
                                ("read_file", "[]", "JSON object"), ("write_file", '{"path": "a"}', "needs content"),
                                ("record_decision", '{"text": "t", "paths": "a.py"}', "list of strings"),
-                               ("record_decision", '{"text": "t", "confidence": "high"}', "a number")]:
+                               ("record_decision", '{"text": "t", "confidence": "high"}', "a finite number"),
+                               ("impact", '{"target": "x", "depth": NaN}', "depth must be a finite number"),
+                               ("impact", '{"target": "x", "limit": Infinity}', "limit must be a finite number")]:
         with pytest.raises(MalformedCall, match=message):
             parse_arguments(name, raw)
 
