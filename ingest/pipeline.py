@@ -19,15 +19,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kg.ingest.cache import VERSION as CACHE_VERSION
-from kg.ingest.cache import CachedParse, ParseCache
+from kg.ingest.cache import CachedParse, ParseCache, cache_path
 from kg.ingest.documents import chunk_document
 from kg.ingest.facts import ParsedFile
 from kg.ingest.languages import by_name, language_for
 from kg.ingest.lock import repo_lock
 from kg.ingest.project import RepoState, mentioned_names
 from kg.ingest.walk import SourceFile, content_hash, decode, span_hash, walk
-from kg.ingest.writer import FileWrite, GraphWriter
+from kg.ingest.writer import MODEL, FileWrite, GraphWriter
 
 from kg.disk import require_free_space
 from kg.errors import InputError
@@ -86,7 +85,7 @@ class Ingestor:
         self.repo = check_repo_name(repo if repo is not None else self.root.name)
         self.role = role
         self.excludes = excludes
-        self.parses = ParseCache(cache_dir / f"parse-v{CACHE_VERSION}-{self.repo}.sqlite" if cache_dir else None)
+        self.parses = ParseCache(cache_path(cache_dir, self.repo) if cache_dir else None)
         self.progress = progress or (lambda stage, done, total: None)
         self.store = store
         self.writer = GraphWriter(store, self.repo)
@@ -177,7 +176,10 @@ class Ingestor:
         if self._graph_hashes is None:
             self.store.apply_schema()
             rows = self.store.read("ingest/file_hashes", repo=self.repo)
-            self._graph_hashes = {row["path"]: row["hash"] for row in rows}
+            model = self.store.read("ingest/repo_model", repo=self.repo)
+            outdated = bool(rows) and (not model or (model[0]["model"] or 0) < MODEL)
+            # A repository written by an older kg lacks what this one derives: every file counts as changed once.
+            self._graph_hashes = {row["path"]: None if outdated else row["hash"] for row in rows}
         return self._graph_hashes
 
     # ── the tree ──────────────────────────────────────────────────────────────────────────────────────────────
