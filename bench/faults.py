@@ -11,6 +11,10 @@ recall (failing tests selected / failing tests) and precision (selected tests th
 over all faults (and recall averaged per fault), per kind of evidence. A selected test function without
 parameters stands for all of its parametrized node ids. Needs the test Neo4j of tests/conftest.py
 (KG_TEST_BOLT_PORT ...) or NEO4J_URI.
+
+Which tests fail under a fault depends on the project and the fault, not on kg: `--truth FILE` keeps them per
+project and fault in FILE (JSON) and reuses them on later runs instead of running the suite again, so a change to
+kg's selection is measured against the same failures in minutes (delete the file to measure them again).
 """
 
 from __future__ import annotations
@@ -116,7 +120,7 @@ def expand(selected: list[str], every: list[str]) -> set[str]:
     return out & set(every)
 
 
-def bench(project: str, faults: int, seed: int, log=print) -> dict:
+def bench(project: str, faults: int, seed: int, log=print, truth: Path | None = None) -> dict:
     settings = test_server_settings()
     repo = f"faults-{project}"
     with tempfile.TemporaryDirectory(prefix=f"faults-{project}-") as tmp, Store.connect(settings) as store:
@@ -132,6 +136,8 @@ def bench(project: str, faults: int, seed: int, log=print) -> dict:
         every = collected(project, root)
         baseline = failing(project, root, every)
         chosen = functions_to_break(store, repo, root, faults, seed)
+        known = json.loads(truth.read_text()) if truth and truth.exists() else {}
+        recorded = known.setdefault(project, {})
         totals = {e: Counter() for e in EVIDENCE}
         per_fault = []
         for n, target in enumerate(chosen, 1):
@@ -142,9 +148,16 @@ def bench(project: str, faults: int, seed: int, log=print) -> dict:
                 Ingestor(store, root, repo=repo).run()
                 picked = {e: expand(pytest_ids(changes(store, root, repo, depth=1, limit=None, evidence=e).tests.rows),
                                     every) for e in EVIDENCE}  # depth=1: the impact part of the report is not used
-                failed = failing(project, root, every) - baseline
+                key = f"{target['qname']}@{target['path']}:{target['line']}"
+                if key in recorded:
+                    failed = set(recorded[key]) & set(every)
+                else:
+                    failed = failing(project, root, every) - baseline
+                    recorded[key] = sorted(failed)
             finally:
                 path.write_text(original, encoding="utf-8")
+            if truth:
+                truth.write_text(json.dumps(known, indent=1, sort_keys=True))
             row = {"fault": target["qname"], "failed": len(failed), "seconds": round(time.perf_counter() - t0, 1)}
             for e in EVIDENCE:
                 tp, fp, fn = len(picked[e] & failed), len(picked[e] - failed), len(failed - picked[e])
@@ -182,10 +195,12 @@ def main() -> None:
     parser.add_argument("--faults", type=int, default=30)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", action="store_true", help="Print the results as JSON at the end.")
+    parser.add_argument("--truth", type=Path, help="JSON file keeping the tests each fault fails, reused when present.")
     args = parser.parse_args()
     results = []
     for project in args.project.split(","):
-        result = bench(project.strip(), args.faults, args.seed, log=lambda m: print(m, file=sys.stderr, flush=True))
+        result = bench(project.strip(), args.faults, args.seed, log=lambda m: print(m, file=sys.stderr, flush=True),
+                       truth=args.truth)
         results.append(result)
         print(f"\n{project}: {result['faults']} faults, {result['tests']} tests ({result['baseline_failures']} "
               "failing without a fault)")
