@@ -5,8 +5,9 @@
 For a project (flask, requests, click from their PyPI sdists, see tests/suites.py): ingest a git-committed copy,
 observe its whole suite once (`kg observe`), then for each of N functions or methods the suite runs (chosen at
 random with the seed) inject `raise RuntimeError` as the function's first statement (after its docstring),
-re-ingest, ask `kg changes` for the tests to run with static, observed and combined evidence, run the *whole*
-suite to know which tests really fail (minus those that fail without the fault), and restore the file. Prints
+re-ingest, select the tests `kg changes` would (its test part only: its impact part is not needed and took
+minutes per fault on click) with static, observed and combined evidence, run the *whole* suite to know which
+tests really fail (minus those that fail without the fault), and restore the file. Prints
 recall (failing tests selected / failing tests) and precision (selected tests that fail / selected tests), summed
 over all faults (and recall averaged per fault), per kind of evidence. A selected test function without
 parameters stands for all of its parametrized node ids. Needs the test Neo4j of tests/conftest.py
@@ -35,8 +36,10 @@ from pathlib import Path
 from kg.ingest.observe.observer import observe
 from kg.ingest.pipeline import Ingestor
 
-from kg.navigate.changes import changes
+from kg.navigate.answers import tests_for_targets
+from kg.navigate.changes import changed_symbols, git_diff, parse_diff
 from kg.navigate.evidence import pytest_ids
+from kg.navigate.targets import Target
 from kg.store import Store
 from tests import suites
 from tests.conftest import test_server_settings
@@ -146,8 +149,10 @@ def bench(project: str, faults: int, seed: int, log=print, truth: Path | None = 
             original = inject(path, target["line"], target["qname"].rsplit(".", 1)[-1])
             try:
                 Ingestor(store, root, repo=repo).run()
-                picked = {e: expand(pytest_ids(changes(store, root, repo, depth=1, limit=None, evidence=e).tests.rows),
-                                    every) for e in EVIDENCE}  # depth=1: the impact part of the report is not used
+                touched, _ = changed_symbols(store, repo, parse_diff(git_diff(root)))  # what `kg changes` selects for,
+                targets = [Target(repo, r["qname"], r["kind"], r["path"], r["start_line"]) for r in touched]
+                picked = {e: expand(pytest_ids(tests_for_targets(store, targets, limit=None, evidence=e).rows), every)
+                          for e in EVIDENCE}  # without its impact part, unused here (minutes per fault on click)
                 key = f"{target['qname']}@{target['path']}:{target['line']}"
                 if key in recorded:
                     failed = set(recorded[key]) & set(every)
