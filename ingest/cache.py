@@ -15,7 +15,7 @@ from pathlib import Path
 
 from kg.ingest.facts import ParsedFile
 
-VERSION = 5  # bump when a ParsedFile's data changes shape
+VERSION = 6  # bump when a ParsedFile's data changes shape
 
 
 @dataclass(frozen=True, slots=True)

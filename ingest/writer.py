@@ -27,6 +27,7 @@ class FileWrite:
     parsed: dict[str, ParsedFile] = field(default_factory=dict)  # path → parse, files whose nodes change
     bad_encoding: set[str] = field(default_factory=set)
     edges: dict[str, list[Edge]] = field(default_factory=dict)  # path → outgoing edges (parsed files and dependents)
+    reads: dict[str, frozenset[str]] = field(default_factory=dict)  # path → argument flows its edges read
     modules: dict[str, str] = field(default_factory=dict)  # path → module name, for every path in `edges`
     documents: list[Document] = field(default_factory=list)
     deleted: set[str] = field(default_factory=set)
@@ -76,6 +77,9 @@ class GraphWriter:
         internal, external = self._edge_rows(step)
         sink.write("ingest/edges_internal_put", internal)
         sink.write("ingest/edges_external_put", external)
+        if step.reads:
+            sink.write("ingest/flow_reads_put", [{"key": self._key(p), "reads": sorted(r)}
+                                                 for p, r in sorted(step.reads.items())])
         if step.documents:
             sink.write("ingest/documents_put", [self._document_row(d) for d in step.documents], repo=repo)
         if step.hashes:

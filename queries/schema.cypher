@@ -4,7 +4,8 @@
 // The model (what writes it: queries/ingest/ for code, queries/agent/ for runs):
 //   (:Repo {name, root, role: target|reference})-[:CONTAINS]->(:Module|:Document)
 //   (:Module {key "<repo>:<path>", repo, path, qname, qkey "<repo>:<qname>", lang, loc, hash, syntax_errors,
-//             bad_encoding, summary*})                          summary* are written by the agent
+//             bad_encoding, flow_reads, summary*})              summary* are written by the agent; flow_reads: the
+//             argument flows (`pkg.mod.func#param`) the module's edges were resolved with (ingest/project.py)
 //   (:Symbol:Class|:Function|:Method|:Variable {key "<repo>:<qname>", repo, path, qname, name, kind,
 //             start_line, end_line, signature, doc})
 //   (:Module|:Symbol)-[:DEFINES]->(:Symbol)                     module → top level, class → method, fn → nested

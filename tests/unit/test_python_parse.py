@@ -223,10 +223,11 @@ def test_pytest_fixtures_yields_and_parameters_are_recorded() -> None:
     db = scopes["tests.conftest._database"]
     assert (db.fixture, db.fixture_decorator, db.yields) == ("db", ("pytest", "fixture"), (("conn",), ("<lit>",)))
     params = [(b.name, b.kind) for b in db.bindings if b.name in ("engine", "retries")]
-    assert params == [("engine", "param"), ("retries", "unknown")]
+    assert params == [("engine", "param"), ("retries", "param")]
+    assert [(p.name, p.kind, p.default) for p in db.params] == [("engine", "arg", ()), ("retries", "arg", ("<lit>",))]
     requested = [c.chain for c in data.calls if c.scope == db.qname and c.kind == "fixture"]
     assert requested == [("engine",)]  # pytest fills `engine`, not `retries` (it has a default)
     engine = scopes["tests.conftest.engine"]
     assert (engine.fixture, engine.fixture_decorator, engine.yields) == ("engine", ("fixture",), ())
     assert scopes["tests.conftest.plain"].fixture == "" and scopes["tests.conftest.plain"].yields == ()
-    assert scopes["tests.conftest.plain.inner"].yields == (("?",),)
+    assert scopes["tests.conftest.plain.inner"].yields == (("x", "<iter>"),)  # `yield from x`: what iterating x gives

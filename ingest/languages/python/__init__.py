@@ -2,16 +2,20 @@
 
 Two phases
 ----------
-1. `parse` (extract.py) walks the tree-sitter tree once and keeps only plain, picklable facts (`PyModule`): scopes
-   (module, classes, functions) with their name bindings, imports, class bases, and every call written as an
-   *expression chain*: `a.b(x).c[0].d()` is the chain ("a", "b", "()", "c", "[]", "d"). Nothing from tree-sitter
+1. `parse` (extract.py) walks the tree-sitter tree once and keeps only plain, picklable facts (`PyModule`, see
+   facts.py): scopes (module, classes, functions, lambdas) with their name bindings, parameters and container
+   elements, imports, class bases, and every call (explicit or implied by the syntax) with its expression written
+   as a *chain*: `a.b(x).c[0].d()` is the chain ("a", "b", "()", "c", "[0]", "d"). Nothing from tree-sitter
    survives this phase, so a `ParsedFile` can be cached by content hash.
-2. `resolve` (resolve.py) evaluates those chains against every parsed module of the project, like a small abstract
-   interpreter. Per-project tables (module infos, MROs, method-name index, module attribute memo) are built lazily
-   and cached on the identity of the `project` mapping: treat the mapping as immutable and pass a new one after a
-   change (module infos are also re-checked against the `ParsedFile` object they came from).
+2. `resolve` evaluates those chains against every parsed module of the project, like a small abstract interpreter:
+   resolve.py finds what an expression may be, with parameters kept symbolic; flows.py gives parameters what call
+   sites pass (each module's *argument flows*, `summarize`); edges.py makes the edges. Per-project tables (module
+   infos, MROs, method-name index, memos) are built lazily and cached on the identity of the `project` mapping:
+   treat the mapping as immutable and pass a new one after a change (module infos are also re-checked against the
+   `ParsedFile` object they came from).
 
-The facts passed between the two phases are in facts.py.
+Lambdas are functions named `<lambdaN>` after the scope that holds them (module, class, function or lambda),
+numbered from 1 in source order: `pkg.mod.f.<lambda2>` is the second lambda written directly in `f`.
 """
 
 from __future__ import annotations
@@ -21,9 +25,9 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 
 from kg.ingest.facts import Edge, ParsedFile
+from kg.ingest.languages.python.edges import module_flows, resolve_module
 from kg.ingest.languages.python.extract import parse_module
 from kg.ingest.languages.python.facts import Binding, PyModule, Scope
-from kg.ingest.languages.python.resolve import resolve_module
 
 __all__ = ["LANGUAGE", "PyModule", "PythonLanguage"]
 
@@ -56,7 +60,18 @@ class PythonLanguage:
         return parse_module(path, module, source, self.name)
 
     def resolve(self, parsed: ParsedFile, project: Mapping[str, ParsedFile]) -> list[Edge]:
-        return resolve_module(parsed, project)
+        return resolve_module(parsed, project)[0]
+
+    def summarize(self, parsed: ParsedFile, project: Mapping[str, ParsedFile]) -> frozenset:
+        """What this module passes to parameters of functions (its own and other modules'): the argument flows,
+        comparable between two versions (rows that differ name the parameters whose values changed)."""
+        return module_flows(parsed, project)
+
+    def resolve_with(self, parsed: ParsedFile, project: Mapping[str, ParsedFile],
+                     summaries: Mapping[str, frozenset]) -> tuple[list[Edge], frozenset[str]]:
+        """`resolve` given every module's argument flows (module name → `summarize`), plus the parameters whose
+        flows the edges read (`function#parameter`): when those flows change, this file must be resolved again."""
+        return resolve_module(parsed, project, summaries)
 
     def interface(self, parsed: ParsedFile) -> Hashable:
         """What other modules' resolution can read of this one: scopes, bindings, bases, imports and symbols,
@@ -71,7 +86,7 @@ class PythonLanguage:
             return replace(binding, line=0)
 
         scopes = tuple(replace(scope, bindings=tuple(map(unlined, scope.bindings)),
-                               attrs=tuple(map(unlined, scope.attrs)),
+                               attrs=tuple(map(unlined, scope.attrs)), items=tuple(map(unlined, scope.items)),
                                bases=tuple(chain for chain, _ in scope.bases)) for scope in data.scopes)
         imports = tuple(replace(imp, line=0) for imp in data.imports)
         return symbols, data.is_package, scopes, imports
@@ -91,8 +106,7 @@ class PythonLanguage:
             return None
         touched_qnames = old_symbols.keys() ^ new_symbols.keys()
         names = {q.rsplit(".", 1)[-1] for q in touched_qnames}
-        returned = {chain[0] for data in (old, new) for scope in data.scopes
-                    for chain in (*scope.returns, *scope.yields) if chain}
+        exported = _exported(old) | _exported(new)
         old_scopes = {scope.qname: scope for scope in old.scopes}
         new_scopes = {scope.qname: scope for scope in new.scopes}
         for qname in old_scopes.keys() ^ new_scopes.keys():
@@ -104,9 +118,11 @@ class PythonLanguage:
                 return None
             if [c for c, _ in a.bases] != [c for c, _ in b.bases] or _unlined(a.attrs) != _unlined(b.attrs):
                 return None
-            local = {*_names(a.bindings), *_names(b.bindings)} - returned if a.kind == "function" else set()
+            local = {*_names(a.bindings), *_names(b.bindings)} - exported if a.kind == "function" else set()
             ignorable = names | local
             if _unlined(a.bindings, ignorable) != _unlined(b.bindings, ignorable):
+                return None
+            if _unlined(a.items, ignorable) != _unlined(b.items, ignorable):
                 return None
         return frozenset(names)
 
@@ -132,7 +148,29 @@ class PythonLanguage:
 def _deep(scope: Scope) -> tuple:
     """What other modules infer from a scope besides its bindings: a change to it is never a shallow one."""
     return (scope.kind, scope.parent, scope.returns, scope.return_type, scope.yields, scope.fixture,
-            scope.fixture_decorator)
+            scope.fixture_decorator, scope.params, scope.decorators, scope.method, scope.return_args, scope.wrapped)
+
+
+def _exported(data: PyModule) -> set[str]:
+    """Names whose function-local bindings other modules can read: the roots of what functions return or yield,
+    of attributes they set, of parameter defaults and decorators, and (transitively) of the bindings and elements
+    of those names."""
+    roots: set[str] = set()
+    for scope in data.scopes:
+        chains = [*scope.returns, *scope.yields, *scope.decorators, *(p.default for p in scope.params),
+                  *(b.chain for b in scope.attrs), *(a.chain for args in scope.return_args for a in args)]
+        roots.update(c[0] for c in chains if c)
+    reads: dict[str, set[str]] = {}
+    for scope in data.scopes:
+        for b in (*scope.bindings, *scope.items):
+            reads.setdefault(b.name, set()).update(c[0] for c in (b.chain, *(a.chain for a in b.args)) if c)
+    frontier = list(roots)
+    while frontier:
+        for name in reads.get(frontier.pop(), ()):
+            if name not in roots:
+                roots.add(name)
+                frontier.append(name)
+    return roots
 
 
 def _names(bindings: Iterable[Binding]) -> set[str]:
@@ -140,7 +178,8 @@ def _names(bindings: Iterable[Binding]) -> set[str]:
 
 
 def _unlined(bindings: Iterable[Binding], ignore: set[str] = frozenset()) -> list[Binding]:
-    return sorted((replace(b, line=0) for b in bindings if b.name not in ignore), key=repr)
+    """The bindings without lines, in their order (which binding comes last decides what a name is)."""
+    return [replace(b, line=0) for b in bindings if b.name not in ignore]
 
 
 def _source_roots(paths: list[str], packages: set[str]) -> set[str]:
