@@ -236,7 +236,7 @@ class Index:
         self.members: dict[tuple[str, str, str], tuple[str | None, Resolved]] = {}
         self.results: dict[tuple[str, str], Resolved] = {}  # (function, kind) → return / yield values
         self.definitions: dict[tuple[str, int], Resolved] = {}
-        self.elements: dict[tuple[str, str], Resolved] = {}
+        self.elements: dict[tuple[str, str, int, int], Resolved] = {}
         self.scopes: dict[str, tuple[ModuleInfo, Scope] | None] = {}  # qname → where it is defined
         self.callees: dict[int, tuple[object, list, tuple[str, ...]]] = {}  # id(call) → (call, callee, accessors)
         self.summaries: dict[str, frozenset] | None = None  # all modules' argument flows (see flows.py)
@@ -600,10 +600,15 @@ class Resolver:
             return []
         current = self.root(chain, scope_qname, depth, line)
         rest = chain[2:] if chain[0] == "super" and chain[1:2] == ("()",) else chain[1:]
+        own = scope_qname + SEP
         for segment in rest:
             nxt: Resolved = []
             for value, label in current:
-                nxt.extend(self.step(value, label, segment, depth + 1, accessors))
+                if line and value[0] == "container" and is_subscript(segment) and value[1].startswith(own):
+                    # an element of a container of this scope, read at `line`: what was stored there before
+                    nxt.extend(self.elements(value[1], subscript_key(segment), depth + 1, label, before=line))
+                else:
+                    nxt.extend(self.step(value, label, segment, depth + 1, accessors))
             current = dedupe(nxt)
             if not current:
                 break
@@ -802,9 +807,22 @@ class Resolver:
         return [(OPAQUE, label)]
 
     # -- containers, iteration, with
-    def elements(self, container: str, key: str, depth: int, label: str = "inferred") -> Resolved:
-        """Elements of a container stored at `key` ("" for any): literal elements and everything stored into it."""
-        memo = (container, key)
+    def elements(self, container: str, key: str, depth: int, label: str = "inferred", before: int = 0) -> Resolved:
+        """Elements of a container stored at `key` ("" for any): literal elements and everything stored into it.
+        With `before` (a line of the scope holding the container) and a key: what that line sees, as for names (an
+        unconditional store at the key hides what was stored there earlier)."""
+        holder, _, var = container.partition(SEP)
+        info, scope = self.scope(holder)
+        if scope is None:
+            return []
+        entries = info.items(holder, var) if scope.kind != "class" else [
+            b for b in info.attrs.get(holder, {}).get(var, ()) if b.kind == "item"] + info.items(holder, var)
+        entries = sorted((e for e in entries if not key or not e.key or e.key == key), key=lambda e: e.line)
+        start, stop = 0, len(entries)
+        if before and key and scope.kind != "class":
+            stop = sum(1 for e in entries if e.line < before) or stop
+            start = next((i for i in range(stop - 1, -1, -1) if entries[i].key == key and not entries[i].cond), 0)
+        memo = (container, key, start, stop)
         found = self.index.elements.get(memo)
         if found is None:
             if not self.guarded(("elements", memo), depth):
@@ -812,26 +830,15 @@ class Resolver:
             cut = self.cut
             self.active.add(("elements", memo))
             try:
-                found = self._elements(container, key, depth)
+                out: Resolved = []
+                for item in entries[start:stop]:
+                    out.extend(self.chain(item.chain, item.scope or holder, depth + 1, item.line))
+                found = dedupe(out)
             finally:
                 self.active.discard(("elements", memo))
             if self.cut == cut:
                 self.index.elements[memo] = found
         return [(v, weaker(r, label)) for v, r in found]
-
-    def _elements(self, container: str, key: str, depth: int) -> Resolved:
-        holder, _, var = container.partition(SEP)
-        info, scope = self.scope(holder)
-        if scope is None:
-            return []
-        entries = info.items(holder, var) if scope.kind != "class" else [
-            b for b in info.attrs.get(holder, {}).get(var, ()) if b.kind == "item"] + info.items(holder, var)
-        out: Resolved = []
-        for item in entries:
-            if key and item.key and item.key != key:
-                continue
-            out.extend(self.chain(item.chain, item.scope or holder, depth + 1, item.line))
-        return dedupe(out)
 
     def container_type(self, container: str) -> str:
         holder, _, var = container.partition(SEP)
