@@ -14,6 +14,8 @@ Edges and their `resolution` (see ingest.facts.RESOLUTIONS):
 - `inferred` (1.0): found through a variable, an annotation, an attribute, a return value, a container, a pytest
   fixture, or a parameter (what call sites pass: `def run(f): f()` called as `run(handler)` gives `run →
   handler`). A test or fixture also gets a 1.0 edge to each fixture it requests: pytest calls it for the test.
+- `override` (0.8): `self.m()` in a class also runs the `m` of a project subclass overriding it, when the object is
+  of that subclass (what call sites pass to `self.m`'s parameters reaches the overriding method's too).
 - `argument` (0.5): a function passed to code kg cannot follow (outside the project, or unknown): that code may
   call it (`threading.Thread(target=f)`), so the edge starts where it is handed over.
 - `name_only`: a method called on an object of unknown type: one edge per project class defining that method,
@@ -47,6 +49,7 @@ from kg.ingest.languages.python.resolve import (
     Resolver,
     Value,
     dedupe,
+    function_of,
     index_for,
 )
 
@@ -54,6 +57,7 @@ DYNAMIC_BUILTINS = frozenset({"getattr", "eval", "exec", "__import__"})
 DYNAMIC_EXTERNALS = frozenset({"importlib.import_module"})
 NAME_ONLY_MAX = 8
 ARGUMENT_CONFIDENCE = 0.5
+OVERRIDE_CONFIDENCE = 0.8
 DYNAMIC_CONFIDENCE = 0.2
 _RANK = {r: i for i, r in enumerate(RESOLUTIONS)}
 # Methods of builtin containers and strings: called on an object of unknown type, they are not guessed.
@@ -119,9 +123,10 @@ class EdgeMaker:
         followed = False
         for value, label in values:
             kind, name = value
-            if kind in ("func", "class", "instance"):
+            if kind in ("func", "class", "instance", "wrapper"):
                 followed = True
             yield from self.value_edges(call, value, label)
+        yield from self.override_edges(call, found)
         if not followed and not any(v == ("builtin", n) for (v, _), n in zip(values, [v[1] for v, _ in values],
                                                                               strict=True) if n in _NO_CALLBACK):
             yield from self.argument_edges(call, values)
@@ -129,14 +134,14 @@ class EdgeMaker:
     def value_edges(self, call: Call, value: Value, label: str) -> Iterator[Edge]:
         src, line = call.scope, call.line
         kind, name = value
-        if kind == "func":
-            yield Edge("CALLS", src, name, "symbol", line, label, 1.0)
+        if kind in ("func", "wrapper"):
+            yield Edge("CALLS", src, function_of(value), "symbol", line, label, 1.0)
         elif kind == "class":
             yield from self.constructor_edges(call, name, label)
         elif kind == "instance":
-            for (k, target), r in self.expand(self.res.member(value, label, "__call__", 0)):
-                if k == "func":
-                    yield Edge("CALLS", src, target, "symbol", line, _weaker(r, "inferred"), 1.0)
+            for found, r in self.expand(self.res.member(value, label, "__call__", 0)):
+                if function_of(found):
+                    yield Edge("CALLS", src, function_of(found), "symbol", line, _weaker(r, "inferred"), 1.0)
         elif kind == "builtin":
             if name in DYNAMIC_BUILTINS:
                 yield Edge("CALLS", src, f"<builtin>.{name}", "builtin", line, "dynamic", DYNAMIC_CONFIDENCE)
@@ -168,6 +173,20 @@ class EdgeMaker:
         elif kind == "unknown":
             yield from self.unknown_edges(call, name, label)
 
+    def override_edges(self, call: Call, found: list[tuple[Value, str, Value]]) -> Iterator[Edge]:
+        """`self.m()` in a class also runs the `m` of each project subclass that overrides it (when the object is
+        of that subclass): resolution `override`."""
+        method = call.chain[-1]
+        for value, _label, receiver in found:
+            target = function_of(value)
+            if not target or receiver[0] != "self":
+                continue
+            for sub in self.flows.subclasses(receiver[1], self.reads):
+                for other, _ in self.res.member(("instance", sub), "local", method, 0):
+                    if function_of(other) and function_of(other) != target:
+                        yield Edge("CALLS", call.scope, function_of(other), "symbol", call.line, "override",
+                                   OVERRIDE_CONFIDENCE)
+
     def constructor_edges(self, call: Call, cls: str, label: str) -> Iterator[Edge]:
         resolution = label if label in ("implicit",) else (
             "constructor" if label in ("local", "import", "self", "inherited", "super") else label)
@@ -191,8 +210,9 @@ class EdgeMaker:
             for name in (dunder, alt):
                 if not name:
                     continue
-                found = [(v, r) for v, r in self.expand(self.res.member(value, label, name, 0)) if v[0] == "func"]
-                for (_kind, target), _r in found:
+                found = [function_of(v) for v, _ in self.expand(self.res.member(value, label, name, 0))
+                         if function_of(v)]
+                for target in found:
                     yield Edge("CALLS", call.scope, target, "symbol", call.line, "implicit", 1.0)
                 if found:
                     break
@@ -203,11 +223,11 @@ class EdgeMaker:
         chosen = [positional[i] for i in positions if i < len(positional)]
         chosen += [a for a in call.args if a.name in keywords]
         for arg in chosen:
-            for (kind, target), _ in self.values(arg.chain, call.scope, call.line):
-                if kind == "func":
-                    yield Edge("CALLS", call.scope, target, "symbol", call.line, "implicit", 1.0)
-                elif kind == "class":
-                    yield from self.constructor_edges(call, target, "implicit")
+            for value, _ in self.values(arg.chain, call.scope, call.line):
+                if function_of(value):
+                    yield Edge("CALLS", call.scope, function_of(value), "symbol", call.line, "implicit", 1.0)
+                elif value[0] == "class":
+                    yield from self.constructor_edges(call, value[1], "implicit")
 
     def argument_edges(self, call: Call, callee: Resolved) -> Iterator[Edge]:
         """Functions handed to code kg cannot follow: it may call them (0.5)."""
@@ -216,9 +236,10 @@ class EdgeMaker:
         for arg in call.args:
             if "()" in arg.chain or arg.chain[0] in ("<lit>", "<str>", "?") or arg.chain[0].startswith("="):
                 continue  # (a decorator applied to its definition does not hand it over: the name keeps it)
-            for (kind, target), _ in self.values(arg.chain, call.scope, call.line):
-                if kind == "func":
-                    yield Edge("CALLS", call.scope, target, "symbol", call.line, "argument", ARGUMENT_CONFIDENCE)
+            for value, _ in self.values(arg.chain, call.scope, call.line):
+                if function_of(value):
+                    yield Edge("CALLS", call.scope, function_of(value), "symbol", call.line, "argument",
+                               ARGUMENT_CONFIDENCE)
 
     def unknown_edges(self, call: Call, name: str, label: str) -> Iterator[Edge]:
         if len(call.chain) == 1 and label == "name_only":  # a bare name bound nowhere
@@ -256,8 +277,9 @@ class EdgeMaker:
             for name in (dunder, call.alt):
                 if not name:
                     continue
-                found = [v for v, _ in self.expand(self.res.member(value, label, name, 0)) if v[0] == "func"]
-                for _kind, target in found:
+                found = [function_of(v) for v, _ in self.expand(self.res.member(value, label, name, 0))
+                         if function_of(v)]
+                for target in found:
                     yield Edge("CALLS", call.scope, target, "symbol", call.line, "implicit", 1.0)
                 if found:
                     break

@@ -225,6 +225,7 @@ class _ScopeBuilder:
         self.fixture_decorator: Chain = ()
         self.params: list[Param] = []
         self.decorators: tuple[Chain, ...] = ()
+        self.decorator_args: tuple[tuple[Arg, ...], ...] = ()
         self.method = ""
         self.self_name = ""  # methods: name of the first parameter bound to the instance / class
         self.cls: _ScopeBuilder | None = None  # methods: the class they belong to
@@ -234,10 +235,12 @@ class _ScopeBuilder:
         self.seen: set[tuple] = set()  # implicit / attribute sites already recorded
 
     def freeze(self) -> Scope:
-        return Scope(self.qname, self.kind, self.parent, tuple(self.bindings), tuple(self.bases), tuple(self.attrs),
-                     tuple(self.returns), self.return_type, self.wrapped, tuple(self.yields), self.fixture,
-                     self.fixture_decorator, tuple(self.params), self.decorators, self.method,
-                     tuple(self.return_args), tuple(self.items))
+        return Scope(self.qname, self.kind, self.parent, bindings=tuple(self.bindings), bases=tuple(self.bases),
+                     attrs=tuple(self.attrs), returns=tuple(self.returns), return_type=self.return_type,
+                     wrapped=self.wrapped, yields=tuple(self.yields), fixture=self.fixture,
+                     fixture_decorator=self.fixture_decorator, params=tuple(self.params), decorators=self.decorators,
+                     decorator_args=self.decorator_args, method=self.method, return_args=tuple(self.return_args),
+                     items=tuple(self.items))
 
 
 class _Walker:
@@ -413,8 +416,16 @@ class _Walker:
         return [self.chain(node, scope)]
 
     def value_chain(self, node: Node | None, scope: _ScopeBuilder) -> Chain:
-        """One chain for an expression of possibly several values (an argument, a returned value): alternatives get
-        a synthetic name bound to each of them."""
+        """One chain for an expression of possibly several values (an argument, a default): alternatives get a
+        synthetic name bound to each of them, and so does a call (bound to its result with its own arguments, so
+        `cast(T, update_wrapper(w, f))` is w)."""
+        if node is not None and node.type == "call":
+            args = node.child_by_field_name("arguments")
+            if args is not None and args.type == "argument_list" and args.named_child_count:
+                name = self.synthetic(scope)
+                scope.bindings.append(Binding(name, "call", self.chain(node.child_by_field_name("function"), scope),
+                                              _line(node), args=self.arguments(args, scope)))
+                return (name,)
         values = self.chains(node, scope)
         if len(values) == 1:
             return values[0]
@@ -506,12 +517,13 @@ class _Walker:
         self.add_symbol(Symbol(qname, name, kind, outer.start_point[0] + 1, outer.end_point[0] + 1,
                                scope.qname or self.module, _signature(node, body), _docstring(body)))
         decorators = _decorator_names(outer)
-        self.visit_decorators(outer, scope, qname)
+        factory_args = self.visit_decorators(outer, scope, qname)
         bind_kind = "class" if is_class else ("prop" if decorators & _PROPERTY_DECORATORS else "func")
         self.bind(scope, Binding(name, bind_kind, (qname,), _line(node)))
         inner = self.new_scope(qname, "class" if is_class else "function", scope.qname)
         inner.decorators = tuple(_plain_chain(d.named_children[0]) for d in outer.named_children
                                  if d.type == "decorator" and d.named_child_count)
+        inner.decorator_args = factory_args if any(factory_args) else ()
         inner.wrapped = not is_class and bool(decorators - _TRANSPARENT_DECORATORS)
         if not is_class and scope.kind in ("module", "class") and "fixture" in decorators:
             inner.fixture, inner.fixture_decorator = _fixture_decorator(outer, name)
@@ -521,12 +533,17 @@ class _Walker:
             self.visit_function_header(node, scope, inner, decorators)
         self.visit_children(body, inner)
 
-    def visit_decorators(self, outer: Node, scope: _ScopeBuilder, qname: str) -> None:
+    def visit_decorators(self, outer: Node, scope: _ScopeBuilder, qname: str) -> tuple[tuple[Arg, ...], ...]:
         """Each decorator is called with what the decorators below it made of the definition (`=qname@i`: the
-        definition with its decorators from index i on applied; index len(decorators) is the bare definition)."""
+        definition with its decorators from index i on applied; index len(decorators) is the bare definition).
+        Returns, per decorator, the arguments of a decorator factory's call (`@app.route("/")`)."""
         found = [d.named_children[0] for d in outer.named_children if d.type == "decorator" and d.named_child_count]
+        factory_args: list[tuple[Arg, ...]] = []
         for index, expr in enumerate(found):
             line = _line(expr)
+            inner = expr.child_by_field_name("arguments") if expr.type == "call" else None
+            callee_args = self.arguments(inner, scope) if inner is not None and inner.type == "argument_list" else ()
+            factory_args.append(callee_args)
             if expr.type == "call":
                 self.visit(expr, scope)
             chain = self.chain(expr, scope)
@@ -537,7 +554,8 @@ class _Walker:
                 self.calls.append(Call(scope.qname, chain, line))
                 continue
             argument = f"={qname}@{index + 1}" if index + 1 < len(found) else f"={qname}"
-            self.calls.append(Call(scope.qname, chain, line, args=(Arg((argument,)),)))
+            self.calls.append(Call(scope.qname, chain, line, args=(Arg((argument,)),), callee_args=callee_args))
+        return tuple(factory_args)
 
     @staticmethod
     def is_property(scope: _ScopeBuilder, name: str) -> bool:
@@ -618,7 +636,10 @@ class _Walker:
             literal = _string_value(positional[0]) or ""
         args = self.arguments(args_node, scope) if args_node is not None and args_node.type == "argument_list" else (
             (Arg(self.chain(args_node, scope)),) if args_node is not None else ())
-        self.calls.append(Call(scope.qname, chain, _line(node), literal=literal, obj=obj, args=args))
+        inner = function.child_by_field_name("arguments") if function is not None and function.type == "call" else None
+        callee_args = self.arguments(inner, scope) if inner is not None and inner.type == "argument_list" else ()
+        self.calls.append(Call(scope.qname, chain, _line(node), literal=literal, obj=obj, args=args,
+                               callee_args=callee_args))
         if len(chain) >= 2 and chain[-1] in _STORE_METHODS:
             self.store_call(chain, args, scope, _line(node))
         if function is not None and function.type != "identifier":

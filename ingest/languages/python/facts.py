@@ -118,6 +118,7 @@ class Call:
     obj: Chain = ()  # getattr's first argument
     args: tuple[Arg, ...] = ()
     alt: str = ""
+    callee_args: tuple[Arg, ...] = ()  # when the callee is itself a call's result (`f(x)(y)`): that call's arguments
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +137,7 @@ class Scope:
     fixture_decorator: Chain = ()  # ... and the decorator's chain (`("pytest", "fixture")`), checked by `resolve`
     params: tuple[Param, ...] = ()  # functions: the signature
     decorators: tuple[Chain, ...] = ()  # functions: decorator expressions as written (outermost first)
+    decorator_args: tuple[tuple[Arg, ...], ...] = ()  # ... per decorator, the arguments of a factory (`@f(x)`)
     method: str = ""  # functions in a class: "static" (staticmethod), "class" (classmethod), "" (plain method)
     return_args: tuple[tuple[Arg, ...], ...] = ()  # per `returns` entry: the arguments of a returned call, else ()
     items: tuple[Binding, ...] = ()  # elements put into containers named in this scope (kind "item", see Binding)

@@ -14,8 +14,10 @@ A parameter evaluates to a symbolic value in resolve.py. This module gives it it
    parameter (expanded in turn: a parameter passed on to another function carries its own values), then the
    segments after the parameter applied (`param.save` → `save` of each value). Flows are context-insensitive (a
    parameter holds what any call site passes) except where resolve.py substitutes one call's arguments for the
-   parameters a function returns. An expansion goes through at most DEPTH parameters (see `Flows`), and a
-   parameter that receives more than MAX_VALUES different values counts as unknown.
+   parameters a function returns. An expansion goes through at most DEPTH parameters (see `Flows`), and does not
+   apply an attribute, a call or a subscript to more than MAX_VALUES different values (the result is unknown): a
+   popular parameter's values are all called when the parameter is (`dispatch_request` calls every view function),
+   but following each of them further says little and costs more than the rest of the resolution.
 
 A call whose callee is only known through a parameter (`def apply(fn, x): fn(x)`) does not feed its arguments to
 the functions it may call: summaries never depend on other summaries, which keeps them local to their module.
@@ -41,12 +43,13 @@ from kg.ingest.languages.python.resolve import (
     params_of,
 )
 
-Row = tuple[str, str, str, str, str]  # (parameter key, value kind, value name, select, key)
+Row = tuple[str, str, str, str, str, str]  # (parameter key, value kind, value name, select, key, via)
+SUBCLASSES = "<sub>"  # the "parameter" of a class whose rows are its project subclasses
 _LITERAL_ROOTS = frozenset({"?", "<lit>", "<str>", "<bytes>", "<list>", "<dict>", "<set>", "<tuple>"})
 _USELESS = frozenset({"unknown", "opaque"})
 _STAR_METHODS = frozenset({"get", "pop", "setdefault", "values"})
 _SYMBOLIC = frozenset({"param", "starel"})
-MAX_VALUES = 32  # different values a parameter may hold before it counts as unknown
+MAX_VALUES = 32  # different values an expansion follows further (an attribute, a call...) before it gives up
 DEPTH = 4  # parameters an expansion may go through (see Flows)
 
 
@@ -54,47 +57,58 @@ def _passes_something(chain: tuple[str, ...]) -> bool:
     return not (chain[0] in _LITERAL_ROOTS and (len(chain) == 1 or chain[0] == "?"))
 
 
-def callees(res: Resolver, call: Call) -> list[tuple[str, bool]]:
-    """The functions a call runs that take its arguments, found without parameter flows: (qname, bound)."""
-    out: list[tuple[str, bool]] = []
+def callees(res: Resolver, call: Call) -> list[tuple[str, bool, str]]:
+    """The functions a call runs that take its arguments, found without parameter flows: (qname, bound, via), via
+    "self" when the method was looked up on `self` (the object may be of a subclass overriding it)."""
+    out: list[tuple[str, bool, str]] = []
     found, _accessors = res.callee(call)
     for (kind, name), _label, receiver in found:
-        if kind == "func":
-            _info, scope = res.scope(name)
-            method = scope.method if scope is not None else ""
-            if method == "class":
-                bound = True
-            elif receiver in ("instance", "super"):
-                bound = method != "static"
-            else:  # a plain function, or a method looked up on its class (`Base.__init__(self, ...)`)
-                bound = False
-            out.append((name, bound))
+        if kind in ("func", "wrapper"):
+            # a wrapper passes its arguments on to the function it wraps: both get them
+            names = [name] if kind == "func" else [name.split(SEP)[0], *name.split(SEP)[2:3]]
+            for function in names:
+                _info, scope = res.scope(function)
+                method = scope.method if scope is not None else ""
+                if method == "class":
+                    bound = True
+                elif receiver[0] in ("instance", "super", "self"):
+                    bound = method != "static"
+                else:  # a plain function, or a method looked up on its class (`Base.__init__(self, ...)`)
+                    bound = False
+                via = "self" if receiver[0] == "self" else ""
+                out.append((function, bound, via))
         elif kind == "class":
             for dunder in ("__init__", "__new__"):
                 for (k, target), _ in res.member(("class", name), "local", dunder, 1):
                     if k == "func":
-                        out.append((target, True))
+                        out.append((target, True, ""))
         elif kind == "instance":
             for (k, target), _ in res.member((kind, name), "local", "__call__", 1):
                 if k == "func":
-                    out.append((target, True))
+                    out.append((target, True, ""))
     return out
 
 
 def summarize(res: Resolver, data: PyModule) -> frozenset[Row]:
-    """The argument flows of one module (see the module docstring)."""
+    """The argument flows of one module (see the module docstring), and its classes' project ancestors (rows
+    `ancestor#<sub>` → the class: what a method called on `self` may be overridden by)."""
     rows: set[Row] = set()
     for call in data.calls:
         if call.kind != "call" or not call.args or not any(_passes_something(a.chain) for a in call.args):
             continue
-        for function, bound in callees(res, call):
+        for function, bound, via in callees(res, call):
             for param, arg, select, key in bind_args(params_of(res, function), call.args, bound):
                 if not _passes_something(arg.chain):
                     continue
                 target = param_key(function, param.name)
                 for (kind, name), _ in res.chain(arg.chain, call.scope, 0, call.line):
                     if kind not in _USELESS:
-                        rows.add((target, kind, name, select, key))
+                        rows.add((target, kind, name, select, key, via))
+    for scope in data.scopes:
+        if scope.kind == "class":
+            for ancestor in res.mro(scope.qname)[1:]:
+                if not ancestor.startswith("<"):
+                    rows.add((param_key(ancestor, SUBCLASSES), "class", scope.qname, "", "", ""))
     return frozenset(rows)
 
 
@@ -110,10 +124,13 @@ class Flows:
 
     def __init__(self, summaries: Iterable[frozenset[Row]]) -> None:
         self.table: dict[str, list[tuple[Value, str, str]]] = {}
+        self.dispatched: dict[str, list[tuple[Value, str, str]]] = {}  # the rows of calls made on `self`
         for rows in summaries:
-            for target, kind, name, select, key in rows:
+            for target, kind, name, select, key, via in rows:
                 self.table.setdefault(target, []).append(((kind, name), select, key))
-        for entries in self.table.values():
+                if via:
+                    self.dispatched.setdefault(target, []).append(((kind, name), select, key))
+        for entries in (*self.table.values(), *self.dispatched.values()):
             entries.sort()
         # (value, budget) → (what it may be, the flows read, property getters / descriptors its own segments run)
         self.memo: dict[tuple[Value, int], tuple[Resolved, frozenset[str], tuple[str, ...]]] = {}
@@ -178,6 +195,8 @@ class Flows:
         current: Resolved = ([(("star", key), "inferred")] if kind in ("star", "dstar") else
                              self._base(res, key, budget, reads))
         for segment in segments:
+            if len(current) > MAX_VALUES:  # too many things to follow further: unknown
+                return []
             nxt: Resolved = []
             for v, label in current:
                 if v[0] == "star":
@@ -198,12 +217,30 @@ class Flows:
                 break
         return [(v, "inferred") for v, _ in current]
 
+    def subclasses(self, cls: str, reads: set[str]) -> list[str]:
+        """The project classes that have `cls` among their ancestors."""
+        key = param_key(cls, SUBCLASSES)
+        reads.add(key)
+        return [name for (_kind, name), _select, _key in self.table.get(key, ())]
+
+    def _rows(self, res: Resolver, key: str, reads: set[str]) -> list[tuple[Value, str, str]]:
+        """The argument flows into parameter `key`: the calls of its function, and, for a method, the calls made on
+        `self` of an ancestor's method it overrides (the object may be of this class)."""
+        rows = list(self.table.get(key, ()))
+        function, name = key.rsplit("#", 1)
+        cls, _, method = function.rpartition(".")
+        if res.is_method(function):
+            for ancestor in res.mro(cls)[1:]:
+                if not ancestor.startswith("<"):
+                    inherited = param_key(f"{ancestor}.{method}", name)
+                    reads.add(inherited)
+                    rows += self.dispatched.get(inherited, ())
+        return rows
+
     def _base(self, res: Resolver, key: str, budget: int, reads: set[str]) -> Resolved:
-        """What parameter `key` holds: the values of every argument flowing into it. A parameter that receives more
-        than MAX_VALUES different things is taken as unknown: such a set says little, and following it everywhere
-        would cost more than the rest of the resolution."""
+        """What parameter `key` holds: the values of every argument flowing into it."""
         out: Resolved = []
-        for value, select, _key in self.table.get(key, ()):
+        for value, select, _key in self._rows(res, key, reads):
             values = self.value(res, value, budget - 1, reads)
             if not select:
                 out += values
@@ -211,8 +248,7 @@ class Flows:
                 out += self._elements(res, values, "", budget, reads)
             elif select.startswith("**:"):
                 out += self._elements(res, values, repr(select[3:]), budget, reads)
-        out = dedupe(out)
-        return out if len(out) <= MAX_VALUES else []
+        return dedupe(out)
 
     def _elements(self, res: Resolver, values: Resolved, key: str, budget: int, reads: set[str]) -> Resolved:
         out: Resolved = []
@@ -229,15 +265,14 @@ class Flows:
         """Elements of the `*args` / `**kwargs` parameter `key` (at `element`, "" for any)."""
         reads.add(key)
         out: Resolved = []
-        for value, select, at in self.table.get(key, ()):
+        for value, select, at in self._rows(res, key, reads):
             values = self.value(res, value, budget - 1, reads)
             if not select:
                 if not element or not at or at == element:
                     out += values
             elif select in ("*", "**"):
                 out += self._elements(res, values, element if select == "**" else "", budget, reads)
-        out = dedupe(out)
-        return out if len(out) <= MAX_VALUES else []
+        return dedupe(out)
 
     def _star_step(self, res: Resolver, key: str, segment: str, budget: int, reads: set[str]) -> Resolved:
         """A segment applied to `*args` / `**kwargs`: an element, iteration (elements of `*args`; the keys of

@@ -9,6 +9,8 @@ elsewhere, and is memoized per project.
 Values are (kind, name) pairs:
 
 - func / class / module: a definition of the project (qname); prop: a property (its getter's qname);
+- wrapper: the function a decorator returned that calls the decorated one (`W\\0kind\\0name`: wrapper W around
+  the value (kind, name)): calling it runs W, and gives what the wrapped function returns;
 - instance: an object of a project class; super: `super()` in a class;
 - external: something outside the project (`os.path.join`); builtin: a builtin (`len`, `str`, or `str.join`
   when reached through a builtin type); bi: an object of a builtin type (`str`, `list`...);
@@ -85,6 +87,7 @@ BUILTIN_TYPES = {n: getattr(builtins, n) for n in dir(builtins) if isinstance(ge
 MAX_DEPTH = 24
 UNKNOWN: Value = ("unknown", "")
 OPAQUE: Value = ("opaque", "")
+NOTHING: Value = ("", "")
 SEP = "\x00"
 _RANK = {r: i for i, r in enumerate(RESOLUTIONS)}
 _PYTEST_MODULES = frozenset({"pytest", "_pytest", "pytest_asyncio"})  # whose `fixture` decorator makes fixtures
@@ -102,6 +105,9 @@ _STR_RESULTS = {"split": "list", "rsplit": "list", "splitlines": "list", "partit
 # Container methods whose result is an element, the container itself, or its (key, value) pairs.
 _ELEMENT_METHODS = frozenset({"get", "pop", "setdefault", "popitem", "popleft", "__getitem__"})
 _SELF_METHODS = frozenset({"copy", "values"})
+# Library functions whose result is one of their arguments (by position): partial(f) calls f, cast(T, x) is x,
+# update_wrapper(wrapper, wrapped) is the wrapper.
+_PASS_THROUGH = {"functools.partial": 0, "typing.cast": 1, "functools.update_wrapper": 0}
 
 
 def weaker(a: str, b: str) -> str:
@@ -120,6 +126,15 @@ def dedupe(values: Resolved) -> Resolved:
     if known:
         return known
     return list(seen.items())
+
+
+def function_of(value: Value) -> str:
+    """The function a value calls when called: a function's qname, a wrapper's (see `Resolver.definition`), else ""."""
+    if value[0] == "func":
+        return value[1]
+    if value[0] == "wrapper":
+        return value[1].split(SEP, 1)[0]
+    return ""
 
 
 def param_key(function: str, name: str) -> str:
@@ -147,7 +162,7 @@ class ModuleInfo:
         self._owners: dict[tuple[str, str], str] = {}
         names: dict[str, dict[str, list[Binding | Import]]] = {}
         for scope in data.scopes:
-            self.scopes.setdefault(scope.qname, scope)
+            self.scopes[scope.qname] = scope  # a name defined twice (`@overload` stubs...) is its last definition
             if scope.fixture:
                 self.fixtures.setdefault((scope.parent, scope.fixture), []).append(scope.qname)
             table = names.setdefault(scope.qname, {})
@@ -526,18 +541,41 @@ class Resolver:
             enclosing = scope.parent or info.parsed.module
             for index in range(len(scope.decorators) - 1, start - 1, -1):
                 applied: Resolved = []
-                for value, label in self.chain(scope.decorators[index], enclosing, depth + 1):
-                    if value[0] in ("func", "class", "instance"):
-                        arg = (Arg((f"={qname}@{index + 1}" if index + 1 < len(scope.decorators) else f"={qname}",)),)
-                        applied += [(v, weaker(r, "inferred")) for v, r in
-                                    self.call_result(value, label, depth + 1, arg, enclosing, 0)
-                                    if v[0] not in ("unknown", "opaque")]
+                arg = (Arg((f"={qname}@{index + 1}" if index + 1 < len(scope.decorators) else f"={qname}",)),)
+                for value, label in self.decorator(scope, index, enclosing, depth + 1):
+                    if value[0] in ("func", "class", "instance", "wrapper"):
+                        for v, r in self.call_result(value, label, depth + 1, arg, enclosing, 0):
+                            if v[0] == "func" and self.wraps(v[1], value):
+                                v = ("wrapper", f"{v[1]}{SEP}{current[0][0][0]}{SEP}{current[0][0][1]}")
+                            if v[0] not in ("unknown", "opaque"):
+                                applied.append((v, weaker(r, "inferred")))
                 current = dedupe(applied) if applied else current
         finally:
             self.active.discard(("definition", key))
         if self.cut == cut:
             self.index.definitions[key] = current
         return current
+
+    def decorator(self, scope: Scope, index: int, enclosing: str, depth: int) -> Resolved:
+        """The value of a definition's decorator expression (a factory called with its own arguments)."""
+        chain = scope.decorators[index]
+        args = scope.decorator_args[index] if index < len(scope.decorator_args) else ()
+        if args and chain[-1] == "()":
+            return [r for v, lab in self.chain(chain[:-1], enclosing, depth) for r in
+                    self.call_result(v, lab, depth, args, enclosing, 0)]
+        return self.chain(chain, enclosing, depth)
+
+    def wraps(self, inner: str, decorator: Value) -> bool:
+        """Whether function `inner`, returned by `decorator` (a function), is a wrapper that returns a call of the
+        decorator's first parameter (`def wrapper(*a, **k): return fn(*a, **k)`)."""
+        if decorator[0] != "func" or not inner.startswith(decorator[1] + "."):
+            return False
+        _info, outer = self.scope(decorator[1])
+        _info, scope = self.scope(inner)
+        if outer is None or scope is None or not outer.params or scope.parent != outer.qname:
+            return False
+        wrapped = outer.params[0].name
+        return any(ret[0] == wrapped and ret[1:2] == ("()",) for ret in scope.returns)
 
     def module_attr(self, module: str, attr: str, depth: int, submodules: bool = True) -> Resolved:
         """`module.attr`, following re-exports; submodule fallback; external when outside the project."""
@@ -566,10 +604,12 @@ class Resolver:
         return found
 
     # -- chains
-    def callee(self, call: Call) -> tuple[list[tuple[Value, str, str]], tuple[str, ...]]:
-        """What a call's callee may be, each with the kind of value it was looked up on ("" for a bare name, a
-        call's result or a subscript), and the property getters and descriptors run on the way. Memoized per call:
-        the argument flows and the edges both need it."""
+    def callee(self, call: Call) -> tuple[list[tuple[Value, str, Value]], tuple[str, ...]]:
+        """What a call's callee may be, each with the value it was looked up on (NOTHING for a bare name, a call's
+        result or a subscript; ("self", class) for the `self` of a method), and the property getters and
+        descriptors run on the way. A callee that is a call's
+        result (`app.route("/")(f)`, `self.ensure_sync(view)(...)`) is what *that* call returns with its arguments.
+        Memoized per call: the argument flows and the edges both need it."""
         key = id(call)
         found = self.index.callees.get(key)
         if found is not None and found[0] is call:
@@ -577,16 +617,20 @@ class Resolver:
         chain, accessors = call.chain, []
         cut = self.cut
         if len(chain) >= 2 and chain[-1] != "()" and not is_subscript(chain[-1]) and chain[-1][0] != "<":
-            found = [(v, r, rv[0]) for rv, lab in self.chain(chain[:-1], call.scope, 0, call.line, accessors)
+            found = [(v, r, ("self", rv[1]) if rv[0] == "instance" and lab == "self" else rv)
+                     for rv, lab in self.chain(chain[:-1], call.scope, 0, call.line, accessors)
                      for v, r in self.step(rv, lab, chain[-1], 1, accessors)]
-            kept = {(v, k) for v, _, k in found if v[0] not in ("unknown", "opaque")}
-            best: dict[tuple[Value, str], str] = {}
-            for v, r, k in found:
-                if (not kept or (v, k) in kept) and ((v, k) not in best or _RANK[r] < _RANK[best[(v, k)]]):
-                    best[(v, k)] = r
-            out = [(v, r, k) for (v, k), r in best.items()]
+        elif len(chain) >= 2 and chain[-1] == "()" and call.callee_args:
+            found = [(v, r, NOTHING) for fv, lab in self.chain(chain[:-1], call.scope, 0, call.line, accessors)
+                     for v, r in self.call_result(fv, lab, 1, call.callee_args, call.scope, call.line)]
         else:
-            out = [(v, r, "") for v, r in self.chain(chain, call.scope, 0, call.line, accessors)]
+            found = [(v, r, NOTHING) for v, r in self.chain(chain, call.scope, 0, call.line, accessors)]
+        kept = {(v, k) for v, _, k in found if v[0] not in ("unknown", "opaque")}
+        best: dict[tuple[Value, Value], str] = {}
+        for v, r, k in found:
+            if (not kept or (v, k) in kept) and ((v, k) not in best or _RANK[r] < _RANK[best[(v, k)]]):
+                best[(v, k)] = r
+        out = [(v, r, k) for (v, k), r in best.items()]
         hits = tuple(dict.fromkeys(accessors))
         if self.cut == cut:
             self.index.callees[key] = (call, out, hits)
@@ -707,9 +751,14 @@ class Resolver:
             if method in _ELEMENT_METHODS:
                 return [(("instance", cls), label)]
             return [(("elems", cls), label)] if method in _SELF_METHODS else [(OPAQUE, label)]
+        if kind == "wrapper":  # what the wrapped definition returns (the wrapper returns its call)
+            _, inner_kind, inner = name.split(SEP, 2)
+            return self.call_result((inner_kind, inner), label, depth + 1, args, scope, line)
         if kind == "external":
-            if name == "functools.partial" and args:
-                return self.chain(args[0].chain, scope, depth + 1, line)
+            positional = [a for a in args if not a.name]
+            index = _PASS_THROUGH.get(name)
+            if index is not None and len(positional) > index:
+                return self.chain(positional[index].chain, scope, depth + 1, line)
             return [(OPAQUE, label)]
         if kind == "prop":
             return [(OPAQUE, label)]
