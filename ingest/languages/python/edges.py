@@ -174,15 +174,18 @@ class EdgeMaker:
             yield from self.unknown_edges(call, name, label)
 
     def override_edges(self, call: Call, found: list[tuple[Value, str, Value]]) -> Iterator[Edge]:
-        """`self.m()` in a class also runs the `m` of each project subclass that overrides it (when the object is
-        of that subclass): resolution `override`."""
+        """`self.m()` in a class also runs the `m` of each project subclass that overrides it, and `super().m()`
+        the `m` that comes next in a subclass's MRO (a diamond), when the object is of that subclass: resolution
+        `override`."""
         method = call.chain[-1]
         for value, _label, receiver in found:
             target = function_of(value)
-            if not target or receiver[0] != "self":
+            if not target or receiver[0] not in ("self", "super"):
                 continue
             for sub in self.flows.subclasses(receiver[1], self.reads):
-                for other, _ in self.res.member(("instance", sub), "local", method, 0):
+                others = (self.res.member(("instance", sub), "local", method, 0) if receiver[0] == "self" else
+                          self.res.super_member(sub, receiver[1], method, 0))
+                for other, _ in others:
                     if function_of(other) and function_of(other) != target:
                         yield Edge("CALLS", call.scope, function_of(other), "symbol", call.line, "override",
                                    OVERRIDE_CONFIDENCE)
@@ -285,11 +288,19 @@ class EdgeMaker:
                     break
 
     def attribute_edges(self, call: Call) -> Iterator[Edge]:
+        """A property, a descriptor, `__getattr__` or (for a write) `__setattr__` run by an attribute access."""
         names = self.res.index.accessor_names()
-        if not any(segment in names for segment in call.chain[1:]):
+        dunders = self.res.index.dunders()
+        chain, store = call.chain, call.literal == "store"
+        if not any(segment in names for segment in chain[1:]) and "__getattr__" not in dunders and not (
+                store and "__setattr__" in dunders):
             return
         accessors: list[str] = []
-        self.values(call.chain, call.scope, call.line, accessors)
+        if store:
+            for value, _ in self.values(chain[:-1], call.scope, call.line, accessors):
+                accessors += self.res.store_accessors(value, chain[-1], 0)
+        else:
+            self.values(chain, call.scope, call.line, accessors)
         yield from self.accessor_edges(call, accessors)
 
     def accessor_edges(self, call: Call, accessors: list[str]) -> Iterator[Edge]:

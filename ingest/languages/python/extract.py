@@ -308,13 +308,15 @@ class _Walker:
             scope.seen.add(key)
             self.calls.append(Call(scope.qname, (*chain, dunder), line, kind="implicit", alt=alt))
 
-    def attribute_access(self, scope: _ScopeBuilder, chain: Chain, line: int) -> None:
+    def attribute_access(self, scope: _ScopeBuilder, chain: Chain, line: int, store: bool = False) -> None:
+        """An attribute read (or, with `store`, written): a property, a descriptor or `__getattr__` /
+        `__setattr__` may run there."""
         if chain[0] in NOT_NAMES or len(chain) < 2:
             return
-        key = ("attr", chain)
+        key = ("attr", chain, store)
         if key not in scope.seen:
             scope.seen.add(key)
-            self.calls.append(Call(scope.qname, chain, line, kind="attr"))
+            self.calls.append(Call(scope.qname, chain, line, kind="attr", literal="store" if store else ""))
 
     # -- expressions as chains
     def chain(self, node: Node | None, scope: _ScopeBuilder) -> Chain:
@@ -672,8 +674,21 @@ class _Walker:
         self.store(target, value, key, scope, line)
 
     def store(self, target: Chain, value: Chain, key: str, scope: _ScopeBuilder, line: int) -> None:
+        """`value` becomes an element of the container `target` at `key`. A target that is itself an element
+        (`x[k1][k2] = v`, `x[k].append(v)`, `x.setdefault(k, []).append(v)`) stores into a container nested in
+        the variable's: the key gets one `*` per level (`*'k2'`)."""
         if value[0] in NOT_NAMES and (len(value) == 1 or value[0] == "?"):
             return
+        depth = 0
+        while len(target) > 1:
+            if target[-1].startswith("["):
+                target = target[:-1]
+            elif len(target) > 2 and target[-1] == "()" and target[-2] in ("setdefault", "get"):
+                target = target[:-2]
+            else:
+                break
+            depth += 1
+        key = "*" * depth + key
         if len(target) == 1 and target[0] not in NOT_NAMES:
             self.add_item(scope, target[0], value, key, line)
             return
@@ -757,7 +772,8 @@ class _Walker:
         """An assignment or `del` target that is not a plain name: what its expression runs (`a.b[k] = v` reads
         `a.b`, calls `__setitem__` on it, and may run a property setter)."""
         if node.type == "attribute":
-            self.attribute_access(scope, self.chain(node, scope), _line(node))
+            deleting = node.parent is not None and node.parent.type == "delete_statement"
+            self.attribute_access(scope, self.chain(node, scope), _line(node), store=not deleting)
             self.visit_callee(node, scope)
         elif node.type == "subscript":
             value = node.child_by_field_name("value")

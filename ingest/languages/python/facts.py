@@ -54,7 +54,8 @@ class Binding:
     - type: an instance of the annotated class `chain`;
     - item: an element of the container `name` (stored at key `key`, "" when unknown): literal elements, `x[k] =
       v`, `x.append(v)`, `x.add(v)`, `x.setdefault(k, v)` ... (kept in `Scope.items` and class `attrs`: storing
-      into a container does not bind its name);
+      into a container does not bind its name); one `*` before the key per level of nesting (`x[a][b] = v` is
+      `*'b'`-keyed: an element of an element of x);
     - self | cls: the first parameter of a method (chain = (class qname,));
     - param: a parameter without annotation (what call sites pass, its default, or a pytest fixture);
     - unknown: bound to something kg does not follow.
@@ -104,7 +105,8 @@ class Call:
     - implicit: a dunder method the syntax calls on the value of `chain[:-1]` (`for` → `__iter__`, `a + b` →
       `__add__`, `with` → `__enter__`/`__exit__`, `x in y`, subscripts...); `alt` names the fallback dunder
       (`__iadd__` falls back to `__add__`);
-    - load: an attribute read (`chain` ends with the attribute): a property getter or a descriptor's `__get__`;
+    - attr: an attribute read (`chain` ends with the attribute; `literal` "store" for a write): a property getter
+      or setter, a descriptor's `__get__` / `__set__`, `__getattr__` / `__setattr__`;
     - raise: `raise E` of a class constructs it;
     - fixture: a parameter of a test or fixture that pytest may fill from a fixture of that name (chain =
       (parameter,)).

@@ -859,14 +859,22 @@ class Resolver:
     def elements(self, container: str, key: str, depth: int, label: str = "inferred", before: int = 0) -> Resolved:
         """Elements of a container stored at `key` ("" for any): literal elements and everything stored into it.
         With `before` (a line of the scope holding the container) and a key: what that line sees, as for names (an
-        unconditional store at the key hides what was stored there earlier)."""
-        holder, _, var = container.partition(SEP)
+        unconditional store at the key hides what was stored there earlier). A container nested in a variable's
+        (`holder\\0var\\0level`) holds what was stored one level deeper (see facts.Binding, kind item); a level
+        with deeper stores has such a nested container among its elements."""
+        holder, _, rest = container.partition(SEP)
+        var, _, level_text = rest.partition(SEP)
+        level = int(level_text or 0)
         info, scope = self.scope(holder)
         if scope is None:
             return []
         entries = info.items(holder, var) if scope.kind != "class" else [
             b for b in info.attrs.get(holder, {}).get(var, ()) if b.kind == "item"] + info.items(holder, var)
-        entries = sorted((e for e in entries if not key or not e.key or e.key == key), key=lambda e: e.line)
+        nested = any(len(e.key) - len(e.key.lstrip("*")) > level for e in entries)
+        prefix = "*" * level
+        entries = sorted((e for e in entries if e.key.startswith(prefix) and not e.key[level:].startswith("*") and (
+            not key or e.key == prefix or e.key == prefix + key)), key=lambda e: e.line)
+        key = prefix + key if key else key
         start, stop = 0, len(entries)
         if before and key and scope.kind != "class":
             stop = sum(1 for e in entries if e.line < before) or stop
@@ -882,6 +890,8 @@ class Resolver:
                 out: Resolved = []
                 for item in entries[start:stop]:
                     out.extend(self.chain(item.chain, item.scope or holder, depth + 1, item.line))
+                if nested:
+                    out.append((("container", f"{holder}{SEP}{var}{SEP}{level + 1}"), "inferred"))
                 found = dedupe(out)
             finally:
                 self.active.discard(("elements", memo))
@@ -891,6 +901,8 @@ class Resolver:
 
     def container_type(self, container: str) -> str:
         holder, _, var = container.partition(SEP)
+        if SEP in var:  # a nested container: of a type kg does not know
+            return ""
         info, scope = self.scope(holder)
         if scope is None:
             return ""
@@ -1079,10 +1091,16 @@ class Resolver:
     def member(self, value: Value, label: str, attr: str, depth: int,
                accessors: list[str] | None = None) -> Resolved:
         """`attr` looked up on a class, an instance or `super()` along the MRO, labelled by how it was found. A
-        property read on an instance gives what its getter returns, a descriptor what its `__get__` returns; both
-        are appended to `accessors`."""
+        property read on an instance gives what its getter returns, a descriptor what its `__get__` returns, an
+        attribute the class does not have what its `__getattr__` returns; all are appended to `accessors`."""
         kind, cls = value
         owner, found = self.find_member(kind, cls, attr, depth)
+        if owner is None and not found and kind == "instance" and attr != "__getattr__":
+            fallback = [v for v, _ in self.find_member(kind, cls, "__getattr__", depth + 1)[1] if v[0] == "func"]
+            if fallback:
+                if accessors is not None:
+                    accessors.extend(v[1] for v in fallback)
+                return [r for v in fallback for r in self.call_result(v, label, depth + 1)]
         if owner is None:
             return [(OPAQUE if kind == "super" or found else ("unknown", attr), label)]
         if kind == "super":
@@ -1113,6 +1131,40 @@ class Resolver:
                     out.append((v, r))
             else:
                 out.append((v, r))
+        return out
+
+    def super_member(self, cls: str, after: str, attr: str, depth: int) -> Resolved:
+        """`attr` as `super()` in class `after` finds it for an object of class `cls` (a subclass of `after`)."""
+        mro = self.mro(cls, depth)
+        if after not in mro:
+            return []
+        for owner in mro[mro.index(after) + 1:]:
+            if owner.startswith("<"):
+                if attr in _OBJECT_ATTRS or owner.startswith("<builtin>"):
+                    return []
+                continue
+            info, scope = self.scope(owner)
+            entries = info.names.get(owner, {}).get(attr) if scope is not None else None
+            if entries:
+                return self.bound(info, owner, attr, entries, depth + 1)
+        return []
+
+    def store_accessors(self, value: Value, attr: str, depth: int) -> list[str]:
+        """What writing `attr` on `value` runs: a property's setter (the property's qname), a descriptor's `__set__`,
+        else the class's `__setattr__`."""
+        if value[0] != "instance":
+            return []
+        owner, found = self.find_member("instance", value[1], attr, depth)
+        out: list[str] = []
+        for v, _ in found if owner is not None else ():
+            if v[0] == "prop":
+                out.append(v[1])
+            elif v[0] == "instance" and self.is_class_level(owner, attr):
+                setter = self.find_member("instance", v[1], "__set__", depth + 1)
+                out += [s[1] for s, _ in setter[1] if s[0] == "func"] if setter[0] is not None else []
+        if not out:
+            setattr_ = self.find_member("instance", value[1], "__setattr__", depth + 1)
+            out += [s[1] for s, _ in setattr_[1] if s[0] == "func"] if setattr_[0] is not None else []
         return out
 
     def is_class_level(self, owner: str, attr: str) -> bool:
