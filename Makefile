@@ -13,19 +13,25 @@ $(VENV)/.installed: pyproject.toml
 	$(VENV)/bin/pip install --quiet -e '.[test]'
 	touch $@
 
+# Repeatable: every question names the repository (another copy of the example in the graph is no ambiguity), the
+# agent's run starts fresh in a new workspace, and the token report shows that run.
+DEMO_LLM_PORT ?= 8099
 demo: setup
 	$(KG) server start
 	$(KG) init
-	$(KG) ingest examples/tinyshop
-	$(KG) callers shop.pricing.apply_discounts
-	$(KG) impact OrderStore.save --depth 3
-	$(KG) tests-for apply_discounts
-	$(KG) dead-code --repo tinyshop
+	$(KG) ingest examples/tinyshop --repo tinyshop
+	$(KG) callers shop.pricing.apply_discounts --repo tinyshop
+	$(KG) callees Cart.checkout --repo tinyshop
+	$(KG) impact OrderStore.save --depth 3 --repo tinyshop
+	$(KG) tests-for apply_discounts --repo tinyshop
+	$(KG) dead-code --repo tinyshop --public
+	$(KG) find chekout --repo tinyshop
 	rm -rf .kg/demo-workspace
-	$(VENV)/bin/python -m kg.agent.testing examples/plans/calculator.transcript.json --port 8099 & \
+	$(VENV)/bin/python -m kg.agent.testing examples/plans/calculator.transcript.json --port $(DEMO_LLM_PORT) & \
 	  replay=$$!; trap "kill $$replay" EXIT; sleep 1; \
 	  $(KG) agent run --plan examples/plans/calculator.md --workspace .kg/demo-workspace --model replay \
-	    --base-url http://127.0.0.1:8099/v1 && $(KG) tokens report --by segment
+	    --base-url http://127.0.0.1:$(DEMO_LLM_PORT)/v1 && $(KG) tokens report --by segment
+	@echo "Next: $(KG) browser --open   (Neo4j Browser with kg's guide to these questions, drawn as graphs)"
 
 test: setup
 	$(VENV)/bin/pytest

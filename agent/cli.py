@@ -17,11 +17,11 @@ from kg.agent.plan import load_plan
 from kg.agent.tokens import Tokenizer, encoding_for
 from kg.agent.tools import TOOL_NAMES, tool_specs
 from kg.agent.workspace import Workspace
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from kg.cli import Context, emit_json, err, json_option, out, pass_context
 from kg.errors import InputError, KgError
+from kg.render import progress_bar
 
 _model = click.option("--model", help="Model name (env KG_LLM_MODEL).")
 _base_url = click.option("--base-url", help="OpenAI-compatible endpoint (env KG_LLM_BASE_URL); key from "
@@ -143,8 +143,10 @@ def status(ctx: Context, run_id: str | None, limit: int, as_json: bool) -> None:
         if r["status"] == "running":
             out.print(f"[dim]if its process is gone (killed, crashed), `kg agent resume {r['id']}` continues it[/]",
                       highlight=False)
+        problems = dict(p.split(": ", 1) for p in r.get("problems") or [])
         for path in r.get("remaining") or []:
-            out.print(f"  remaining: {path}", highlight=False)
+            why = f" ({problems[path]})" if path in problems else ""
+            out.print(f"  remaining: {path}{why}", highlight=False)
         return
     table = Table(show_edge=False)
     for column in ("run", "status", "files", "turns", "model", "started"):
@@ -161,17 +163,27 @@ def tokens() -> None:
 
 
 @tokens.command("report")
-@click.option("--run", "run_id", help="One run (default: every run).")
+@click.option("--run", "run_id", help="One run (default: the latest run).")
+@click.option("--all", "every_run", is_flag=True, help="Every run in the graph added up.")
 @click.option("--by", "by", type=click.Choice(["segment", "turn", "file"]), default="segment", show_default=True)
 @json_option
 @pass_context
-def report(ctx: Context, run_id: str | None, by: str, as_json: bool) -> None:
-    """Tokens per prompt segment, per turn or per planned file, reconciled with the usage the API reported."""
-    if by == "turn" and not run_id:
-        raise click.UsageError("--by turn needs --run RUN")
+def report(ctx: Context, run_id: str | None, every_run: bool, by: str, as_json: bool) -> None:
+    """Tokens per prompt segment, per turn or per planned file of the latest run (or --run, --all), reconciled with
+    the usage the API reported."""
+    if run_id and every_run:
+        raise click.UsageError("--run and --all do not go together: pick one")
+    if by == "turn" and every_run:
+        raise click.UsageError("--by turn is per run: drop --all")
     with ctx.open_graph() as store:
         if run_id:
             records.get_run(store, run_id)
+        elif not every_run:
+            latest = records.list_runs(store, 1)
+            if not latest:
+                raise InputError("no agent runs in the graph: start one with `kg agent run --plan PLAN --workspace "
+                                 "DIR`")
+            run_id = latest[0]["id"]
         rows = store.read(f"agent/tokens_by_{by}", run=run_id)
     if as_json:
         return emit_json(rows[0] if by == "segment" else rows)
@@ -247,24 +259,22 @@ def context(ctx: Context, target: str | None, next_: bool, run_id: str | None, p
 
 
 def _drive(loop: AgentLoop, as_json: bool) -> None:
-    """Run the loop with a done/total bar (the denominator is the plan's file count, fixed from the start)."""
+    """Run the loop with a done/total bar (the denominator is the plan's file count, fixed from the start) and one
+    line per turn above it."""
     total = records.progress(loop.store, loop.plan_id, loop.repo).total
-    with Progress(TextColumn("[bold]files"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
-                  TimeElapsedColumn(), console=err, disable=as_json, transient=False) as bar:
-        task = bar.add_task("", total=total)
-
+    with progress_bar(enabled=not as_json, console=err, transient=False) as progress:
         def on_turn(info: TurnInfo) -> None:
-            bar.update(task, completed=info.done, description=f"turn {info.n}")
+            progress("files", info.done, total)
             if not as_json:
                 mark = "[green]ok[/]" if info.ok else "[red]error[/]"
                 first = info.result.splitlines()[0][:100] if info.result else ""
-                bar.console.print(f"[dim]{info.n:>4}[/] {info.tool} {mark} {first} "
-                                  f"[dim]({info.prompt_tokens:,} prompt tokens"
-                                  f"{', ' + info.degradation if info.degradation != 'none' else ''})[/]",
-                                  highlight=False, markup=True)
+                err.print(f"[dim]{info.n:>4}[/] {info.tool} {mark} {first} "
+                          f"[dim]({info.prompt_tokens:,} prompt tokens"
+                          f"{', ' + info.degradation if info.degradation != 'none' else ''})[/]",
+                          highlight=False, markup=True)
 
         loop.on_turn = on_turn
-        bar.update(task, completed=records.progress(loop.store, loop.plan_id, loop.repo).done)
+        progress("files", records.progress(loop.store, loop.plan_id, loop.repo).done, total)
         try:
             outcome = loop.run()
         except KgError as e:  # the endpoint or the graph failed: the run is kept, say how to go on
@@ -273,7 +283,7 @@ def _drive(loop: AgentLoop, as_json: bool) -> None:
         except KeyboardInterrupt:
             err.print(f"stopped: continue with `kg agent resume {loop.run_id}`", highlight=False)
             sys.exit(130)
-        bar.update(task, completed=outcome.done)  # files found on disk at the start of a session count too
+        progress("files", outcome.done, total)  # files found on disk at the start of a session count too
     _show(outcome, as_json)
 
 
@@ -283,6 +293,8 @@ def _show(outcome: RunOutcome, as_json: bool) -> None:
     else:
         out.print(f"{_status(outcome.status)} · {outcome.done}/{outcome.total} files · {outcome.iterations} turns"
                   f" · {outcome.reason} · run {outcome.run_id}", highlight=False)
+        for path, problem in outcome.problems.items():
+            out.print(f"  [yellow]not done:[/] {path} {problem}", highlight=False)
     if outcome.status != "completed":
         sys.exit(2)
 

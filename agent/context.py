@@ -5,7 +5,8 @@
     knowledge   summaries of just the modules the next file uses, will be used by, or that those import,
                 ranked and cut to a token budget (full → one-line → names only when over budget)
     references  reference-repo material related to the next file, when there is any
-    decisions   active decisions about the next file or its neighbours, newest first, capped
+    decisions   project memory (agent/memory.py): the memory index, then in full the decisions and module
+                knowledge about the modules the next file touches, confirmed first, unverified ones labelled
     tool_result the result of the previous step
 
 Every slot is bounded, and none of them is a log, so the prompt stays the same size whether the plan has 5 files
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kg.agent.errors import RunNotFound
+from kg.agent.memory import MemorySlot
 from kg.agent.records import FileProgress, Progress
 from kg.agent.summaries import LEVELS, Level, Summary, from_card
 from kg.agent.tokens import Tokenizer
@@ -66,6 +68,7 @@ class Prompt:
     next_file: FileProgress | None
     degradation: str = "none"
     knowledge_paths: list[str] = field(default_factory=list)
+    memory_loaded: list[str] = field(default_factory=list)  # ids of the memory items shown in full
 
     @property
     def counted(self) -> int:
@@ -94,6 +97,7 @@ class ContextBuilder:
         self.tools = tools
         self.budget = budget or Budget()
         self._tools_tokens = tokenizer.count(json.dumps(tools))
+        self.memory = MemorySlot(store, repo, plan_id, tokenizer)
 
     def state(self, run_id: str | None) -> State:
         rows = self.store.read("agent/context_state", plan=self.plan_id, repo=self.repo, run=run_id or "")
@@ -117,7 +121,9 @@ class ContextBuilder:
         put("plan", self._plan_text(state.plan, progress, nxt))
         graph = self._graph(progress, nxt)
         put("references", self._cut(self._references(graph["references"]), self.budget.references))
-        put("decisions", self._cut(self._decisions(graph["decisions"]), self.budget.decisions))
+        touched = [*graph["scores"], nxt.path] if nxt is not None else []
+        memory, loaded = self.memory.render(touched, self.budget.decisions)
+        put("decisions", self._cut(memory, self.budget.decisions))
         put("tool_result", self._cut(self._tool_result(state.last_turn), self.budget.tool_result))
         tools_tokens = self._tools_tokens if tools is None else self.tok.count(json.dumps(tools))
         segments["tools"] = Segment("tools", "", tools_tokens)
@@ -131,12 +137,12 @@ class ContextBuilder:
                     {"role": "user", "content": segments["plan"].text},
                     {"role": "user", "content": third}]
         ordered = {k: segments[k] for k in (*SEGMENTS, "tools")}
-        return Prompt(messages, ordered, nxt, degradation, paths)
+        return Prompt(messages, ordered, nxt, degradation, paths, loaded)
 
     def _graph(self, progress: Progress, nxt: FileProgress | None) -> dict[str, Any]:
         """Seeds of the next file ranked by how directly it needs them: files it uses (3), done files that use it
         (2); the query adds the modules those import or call (1 + a little per link) and reads every card."""
-        empty: dict[str, Any] = {"scores": {}, "cards": [], "references": [], "decisions": []}
+        empty: dict[str, Any] = {"scores": {}, "cards": [], "references": []}
         if nxt is None:
             return empty
         scores: dict[str, float] = {}
@@ -148,14 +154,12 @@ class ContextBuilder:
         seeds = list(scores)[:MAX_CANDIDATES] or [nxt.path]
         row = self.store.read("agent/context_knowledge", repo=self.repo, plan=self.plan_id, next=nxt.path,
                               seeds=seeds, max_neighbours=MAX_CANDIDATES, max_symbols=24, max_methods=6,
-                              max_references=4,
-                              max_decisions=6)[0]
+                              max_references=4)[0]
         for n in row["neighbours"]:
             scores.setdefault(n["path"], 1.0 + min(n["links"], 50) / 100)
         scores.pop(nxt.path, None)
         cards = [c for c in row["cards"] if c["path"] in scores]
-        return {"scores": scores, "cards": cards, "references": [r for r in row["references"] if r],
-                "decisions": row["decisions"]}
+        return {"scores": scores, "cards": cards, "references": [r for r in row["references"] if r]}
 
     # ── plan ────────────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -218,7 +222,7 @@ class ContextBuilder:
             body = body.replace(parts[direct], "Also related (imported or called by those):\n" + parts[direct], 1)
         return "\n".join(x for x in (header, body, footer) if x)
 
-    # ── references, decisions, previous step ────────────────────────────────────────────────────────────────────
+    # ── references, previous step ────────────────────────────────────────────────────────────────────────────────
 
     @staticmethod
     def _references(rows: list[dict[str, Any]]) -> str:
@@ -231,20 +235,6 @@ class ContextBuilder:
                 if r.get(key):
                     value = r[key] if isinstance(r[key], str) else "; ".join(map(str, r[key]))
                     lines.append(f"  {key.replace('_', ' ')}: {value}")
-        return "\n".join(lines)
-
-    @staticmethod
-    def _decisions(rows: list[dict[str, Any]]) -> str:
-        if not rows:
-            return ""
-        lines = ["## Decisions to respect"]
-        unique: dict[str, dict[str, Any]] = {}
-        for d in rows:  # the same decision recorded by several runs of the plan, once
-            unique.setdefault(d["text"], d)
-        for d in unique.values():
-            about = f" (about {', '.join(d['paths'])})" if d.get("paths") else ""
-            why = f" — because {d['rationale']}" if d.get("rationale") else ""
-            lines.append(f"- {d['text']}{why}{about}")
         return "\n".join(lines)
 
     @staticmethod

@@ -2,7 +2,8 @@
 
 Model, base URL and key come from flags or the environment (KG_LLM_MODEL, KG_LLM_BASE_URL, KG_LLM_API_KEY or
 OPENAI_API_KEY), never from a tracked file. Rate limits, server errors, timeouts and dropped connections are
-retried with exponential backoff (tenacity); what still fails becomes one LLMError line. Usage is returned as the
+retried with exponential backoff (tenacity), or after the wait a 429/503 asks for in its Retry-After header; what
+still fails becomes one LLMError line. Usage is returned as the
 API reported it, including cached prompt tokens, for the ledger to reconcile with its own counts.
 """
 
@@ -11,16 +12,26 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 
 import openai
 from kg.agent.errors import LLMError, LLMTimeout
 from openai.types.chat import ChatCompletion
-from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential, wait_random
+from tenacity import (
+    RetryCallState,
+    Retrying,
+    retry_if_exception_type,
+    stop_after_attempt,
+    wait_exponential,
+    wait_random,
+)
 
 RETRYABLE = (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError)
+MAX_RETRY_AFTER = 60.0  # seconds; a longer Retry-After gets the usual backoff, as the openai package does
 
 
 @dataclass(frozen=True)
@@ -92,10 +103,10 @@ class LLMClient:
             kwargs["tool_choice"] = _tool_choice(tool_choice)
         began = time.perf_counter()
         attempts = 0
+        backoff = (wait_exponential(multiplier=self.config.backoff, max=30 * self.config.backoff)
+                   + wait_random(0, self.config.backoff))
         retrying = Retrying(retry=retry_if_exception_type(RETRYABLE), reraise=True,
-                            stop=stop_after_attempt(self.config.attempts),
-                            wait=wait_exponential(multiplier=self.config.backoff, max=30 * self.config.backoff)
-                            + wait_random(0, self.config.backoff))
+                            stop=stop_after_attempt(self.config.attempts), wait=_honouring_retry_after(backoff))
         try:
             for attempt in retrying:
                 with attempt:
@@ -133,6 +144,32 @@ class LLMClient:
         """Append the raw response to a transcript, so a real session can be replayed in tests."""
         with self._record_to.open("a", encoding="utf-8") as f:  # type: ignore[union-attr]
             f.write(json.dumps({"raw": response.model_dump(mode="json", exclude_none=True)}) + "\n")
+
+
+def _honouring_retry_after(backoff: Callable[[RetryCallState], float]) -> Callable[[RetryCallState], float]:
+    """A tenacity wait: what the failed response's Retry-After asks for when it is sensible, else `backoff`."""
+
+    def wait(state: RetryCallState) -> float:
+        asked = _retry_after(state.outcome.exception() if state.outcome else None)
+        return asked if asked is not None and 0 < asked <= MAX_RETRY_AFTER else backoff(state)
+
+    return wait
+
+
+def _retry_after(error: BaseException | None) -> float | None:
+    """Seconds a refused request was told to wait: `retry-after-ms`, or `Retry-After` in seconds or as a date."""
+    headers = getattr(getattr(error, "response", None), "headers", None)
+    if headers is None:
+        return None
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        try:
+            return float(headers[name]) * scale
+        except (KeyError, ValueError):
+            pass
+    try:  # an HTTP date
+        return parsedate_to_datetime(headers.get("retry-after", "")).timestamp() - time.time()
+    except (TypeError, ValueError):
+        return None
 
 
 def _tool_choice(choice: str | dict[str, Any] | None) -> str | dict[str, Any]:

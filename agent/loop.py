@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kg.agent import records
+from kg.agent import memory, records
 from kg.agent.context import Budget, ContextBuilder, Prompt, State
 from kg.agent.errors import LLMError
 from kg.agent.guards import Guard, Limits
@@ -26,6 +26,8 @@ from kg.agent.tools import MalformedCall, Toolbox, ToolResult, parse_arguments, 
 from kg.agent.workspace import Workspace
 from kg.ingest.pipeline import Ingestor
 
+from kg.disk import require_free_space
+from kg.errors import DiskFull
 from kg.store import Store
 
 RESULT_CHARS = 4000  # a turn's result as stored (the prompt cuts it further, by tokens)
@@ -72,6 +74,7 @@ class RunOutcome:
     done: int
     total: int
     remaining: list[str]
+    problems: dict[str, str] = field(default_factory=dict)  # remaining file → why it is not done (does not parse)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -113,6 +116,7 @@ class AgentLoop:
                         max_tokens=llm.config.max_tokens, llm_timeout=llm.config.timeout,
                         iterations=0, done=0, total=len(plan.files), elapsed=0.0, llm_seconds=0.0, stall=0.0,
                         reason="", error="")
+        records.retire_decisions(store, plan_id, run_id)
         return cls(store, llm, run_id, plan_id, workspace, repo, options, on_turn)
 
     @classmethod
@@ -148,10 +152,14 @@ class AgentLoop:
                     return self._finish("completed", "every planned file exists", state.progress)
                 if stop := self.guard.before_turn():
                     return self._finish(*stop, state.progress)
+                require_free_space(self.store.settings, "run an agent turn")
                 if stop := self._turn(state):
                     return self._finish(*stop, records.progress(self.store, self.plan_id, self.repo))
         except LLMError as e:
             self._finish("incomplete", str(e), records.progress(self.store, self.plan_id, self.repo), error=str(e))
+            raise
+        except DiskFull as e:  # refused before writing: the run stops cleanly, resumable once there is space
+            self._finish("incomplete", str(e), records.progress(self.store, self.plan_id, self.repo), error="DiskFull")
             raise
         except KeyboardInterrupt:
             self._finish("incomplete", "stopped by the user", records.progress(self.store, self.plan_id, self.repo))
@@ -186,6 +194,7 @@ class AgentLoop:
                 "seconds": round(seconds, 4), "llm_seconds": round(llm_seconds, 4),
                 "knowledge_paths": prompt.knowledge_paths}
         records.put_turn(self.store, self.run_id, self.plan_id, turn, self._ledger(prompt, reply, n, 0))
+        memory.loaded(self.store, self.run_id, n, prompt.memory_loaded)
         for i, call in enumerate(self._side_calls, start=1):
             records.put_llm_call(self.store, self.run_id, self._turn_key, {**call, "id": f"{self._turn_key}:{i}"})
         self.llm_seconds += llm_seconds
@@ -237,11 +246,15 @@ class AgentLoop:
         return tool_specs(([nxt.path] if nxt else []) + paths[: GUIDED_WINDOW - 1])
 
     def _finish(self, status: str, reason: str, progress: records.Progress, error: str = "") -> RunOutcome:
+        # The turn's state (from the context query) knows what is done, not why the rest is not: ask once, here.
+        problems = {f.path: f.problem for f in records.progress(self.store, self.plan_id, self.repo).remaining
+                    if f.problem}
         records.put_run(self.store, self.run_id, self.plan_id, status=status, reason=reason, error=error,
                         iterations=self.guard.iterations, done=progress.done, total=progress.total,
-                        remaining=[f.path for f in progress.remaining], elapsed=round(self.guard.elapsed, 3))
+                        remaining=[f.path for f in progress.remaining], elapsed=round(self.guard.elapsed, 3),
+                        problems=[f"{path}: {problem}" for path, problem in problems.items()])
         return RunOutcome(self.run_id, status, reason, self.guard.iterations, progress.done, progress.total,
-                          [f.path for f in progress.remaining])
+                          [f.path for f in progress.remaining], problems)
 
     # ── what tools call back into ───────────────────────────────────────────────────────────────────────────────
 
@@ -254,28 +267,32 @@ class AgentLoop:
             {"path": f.path, "status": "written" if self.workspace.exists(f.path) else "planned", "turn": None}
             for f in progress.files])
 
-    def _after_write(self, path: str) -> str:
-        """Ingest the workspace (incremental: just this file and what depends on it), then summarise the file."""
-        report = self.ingestor.run()
+    def _after_write(self, path: str) -> tuple[bool, str]:
+        """Ingest the workspace (incremental: just this file and what depends on it), then summarise the file.
+        False when the file does not parse as its language: it stays remaining, and the model is told why."""
+        self.ingestor.run()
         records.mark_files(self.store, self.plan_id, [{"path": path, "status": "written",
                                                        "turn": self.guard.iterations + 1}])
+        planned = next((f for f in records.progress(self.store, self.plan_id, self.repo).files if f.path == path),
+                       None)
+        if planned and planned.problem:
+            return False, (f"Not done: {path} {planned.problem}. Write it again, whole, as valid source; a file "
+                           "counts only when it parses.")
         cards = self.store.read("agent/context_knowledge", repo=self.repo, plan=self.plan_id, next="", seeds=[path],
-                                max_neighbours=0, max_symbols=24, max_methods=6, max_references=0,
-                                max_decisions=0)[0]["cards"]
+                                max_neighbours=0, max_symbols=24, max_methods=6, max_references=0)[0]["cards"]
         if not cards:
-            return "Stored; kg does not parse this kind of file."
-        description = next((f.description for f in records.progress(self.store, self.plan_id, self.repo).files
-                            if f.path == path), "")
+            return True, "Stored; kg does not parse this kind of file."
+        description = planned.description if planned else ""
         try:
             summary = self._llm_summary(path) if self.options.summaries == "llm" else None
         except LLMError:  # the file is written and ingested: a failed summary call must not turn that into a failure
             summary = None
         summary = summary or structural(cards[0], description)
         self.store.write("agent/module_summary_put", repo=self.repo, path=path, summary=summary.to_props())
-        self.store.write("agent/decisions_link_module", plan=self.plan_id, repo=self.repo, path=path)
-        errors = report.syntax_errors.get(path)
-        warn = f" Warning: {errors} syntax error(s) — fix the file." if errors else ""
-        return f"Ingested: {len(cards[0]['symbols'])} public symbols; {summary.kind} summary stored.{warn}"
+        if summary.kind == "llm":  # the model's reading of the file, offered to people as proposed knowledge
+            memory.propose_knowledge(self.store, self.repo, self.run_id, path, summary.responsibility, summary.notes)
+        self.store.write("memory/link_pending", plan=self.plan_id, repo=self.repo, path=path)
+        return True, f"Ingested: {len(cards[0]['symbols'])} public symbols; {summary.kind} summary stored."
 
     def _llm_summary(self, path: str) -> Summary | None:
         _, text, _ = self.workspace.read(path)
@@ -294,6 +311,8 @@ class AgentLoop:
             "file": path})
         return parse_llm_summary(path, reply.content)
 
-    def _record_decision(self, text: str, rationale: str, paths: list[str], confidence: float) -> str:
-        return records.put_decision(self.store, self.plan_id, self.repo, self.run_id, text, rationale, confidence,
-                                    paths)
+    def _record_decision(self, text: str, rationale: str, paths: list[str], confidence: float | None) -> str:
+        planned = {f.path for f in records.progress(self.store, self.plan_id, self.repo).files}
+        outcome = memory.record_decision(self.store, self.repo, self.plan_id, self.run_id, planned, text, rationale,
+                                         paths, confidence)
+        return memory.outcome_text(outcome, self.context.memory.threshold)

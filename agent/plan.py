@@ -17,6 +17,7 @@ from pathlib import Path, PurePosixPath
 
 import yaml
 from kg.agent.errors import PlanError
+from kg.agent.workspace import control_file
 
 _BULLET = re.compile(r"^\s*[-*+]\s+(?:\[[ xX]\]\s+)?`?(?P<path>[\w./-]+\.\w+)`?\s*(?:[:—–-]+\s*)?(?P<desc>.*)$")
 _USES = re.compile(r"\(?\buses?:\s*(?P<list>[^)]*)\)?\s*$", re.IGNORECASE)
@@ -104,6 +105,8 @@ def check_path(path: str) -> str:
     p = PurePosixPath(path.strip())
     if not path.strip() or p.is_absolute() or re.match(r"^[A-Za-z]:", path) or ".." in p.parts or "\\" in path:
         raise PlanError(f"planned path {path!r} must be relative to the workspace, without `..`")
+    if problem := control_file(p.parts):
+        raise PlanError(f"planned path {path!r} is a control file the agent may not write: {problem}")
     return p.as_posix()
 
 

@@ -1,4 +1,5 @@
-"""The agent's state in the graph: plans, planned files, runs, turns, LLM calls and decisions.
+"""The agent's state in the graph: plans, planned files, runs, turns and LLM calls (its decisions are project
+memory, agent/memory.py).
 
 Everything a run needs to continue is here, never in process memory, which is what makes `kg agent resume` work
 after a crash: the plan text, the run's options and counters, and the last step's result all live on nodes.
@@ -26,6 +27,7 @@ class FileProgress:
     description: str
     uses: tuple[str, ...]
     done: bool
+    problem: str | None = None  # why a written file is not done (it does not parse)
 
 
 @dataclass(frozen=True)
@@ -67,8 +69,8 @@ def put_plan(store: Store, plan: Plan, repo: str) -> str:
 
 def progress(store: Store, plan_id: str, repo: str) -> Progress:
     rows = store.read("agent/plan_progress", plan=plan_id, repo=repo)
-    return Progress(tuple(FileProgress(r["path"], r["description"] or "", tuple(r["uses"] or ()), bool(r["done"]))
-                          for r in rows))
+    return Progress(tuple(FileProgress(r["path"], r["description"] or "", tuple(r["uses"] or ()), bool(r["done"]),
+                                       r["problem"]) for r in rows))
 
 
 def mark_files(store: Store, plan_id: str, rows: list[dict[str, Any]]) -> None:
@@ -105,13 +107,9 @@ def recent_calls(store: Store, run_id: str, limit: int = 10) -> list[dict[str, A
     return list(reversed(store.read("agent/run_recent_calls", run=run_id, limit=limit)))
 
 
-def put_decision(store: Store, plan_id: str, repo: str, run_id: str, text: str, rationale: str,
-                 confidence: float, paths: list[str]) -> str:
-    decision_id = f"dec-{secrets.token_hex(6)}"
-    store.write("agent/decision_put", repo=repo, decision={
-        "id": decision_id, "text": text, "rationale": rationale, "confidence": confidence,
-        "author": f"agent:{run_id}", "run": run_id, "plan": plan_id, "paths": paths})
-    return decision_id
+def retire_decisions(store: Store, plan_id: str, run_id: str) -> None:
+    """A fresh run of a plan does not inherit the decisions of its earlier runs (they stay as history)."""
+    store.write("agent/decisions_retire", plan=plan_id, run=run_id)
 
 
 def args_text(args: dict[str, Any]) -> str:

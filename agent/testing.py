@@ -11,6 +11,7 @@ A response is one of:
     {"content": "I am done"}                         text, no tool call
     {"raw": {...a chat.completion object...}}        served as recorded
     {"status": 500}                                  an HTTP error (429 for a rate limit)
+    {"status": 429, "headers": {"Retry-After": "1"}}  with response headers
     {"body": "<html>…", "content_type": "text/html"} a 200 that is not a chat completion (a wrong --base-url)
 plus optional `"delay": seconds` (the first time it is served only) and `"usage": {...}`. Without a recorded
 usage, the server reports one computed with cl100k over the request (prompt), the arguments (completion) and the
@@ -127,17 +128,21 @@ class ReplayServer:
                 if "status" in response:
                     self._send(int(response["status"]), {"error": {
                         "message": response.get("message", f"replayed HTTP {response['status']}"),
-                        "type": "server_error" if response["status"] >= 500 else "rate_limit_error"}})
+                        "type": "server_error" if response["status"] >= 500 else "rate_limit_error"}},
+                        response.get("headers"))
                     return
                 self._send(200, server.completion(body, response))
 
-            def _send(self, code: int, payload: dict[str, Any]) -> None:
-                self._send_bytes(code, json.dumps(payload).encode(), "application/json")
+            def _send(self, code: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+                self._send_bytes(code, json.dumps(payload).encode(), "application/json", headers)
 
-            def _send_bytes(self, code: int, data: bytes, content_type: str) -> None:
+            def _send_bytes(self, code: int, data: bytes, content_type: str,
+                            headers: dict[str, str] | None = None) -> None:
                 try:
                     self.send_response(code)
                     self.send_header("Content-Type", content_type)
+                    for name, value in (headers or {}).items():
+                        self.send_header(name, str(value))
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
                     self.wfile.write(data)

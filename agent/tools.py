@@ -8,17 +8,22 @@ followed at once by an incremental ingest and a summary of the written file.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from kg.agent.errors import WorkspaceError
+from kg.agent.memory import file_memory
 from kg.agent.workspace import Workspace
 
 from kg.errors import KgError
+from kg.memory import config as memory_config
+from kg.navigate import answers
+from kg.navigate.render import compact
 from kg.store import Store
 
-MAX_RESULT_ROWS = 20
+MAX_LIMIT = 100  # rows a graph tool shows at most (its result is cut to the turn's tool_result budget anyway)
 
 
 @dataclass
@@ -38,6 +43,7 @@ def _fn(name: str, description: str, properties: dict[str, Any], required: list[
 
 
 _S = {"type": "string"}
+_LIMIT = {"type": "number", "description": f"Rows, at most {MAX_LIMIT}."}
 
 
 def tool_specs(guided_paths: list[str] | None = None) -> list[dict[str, Any]]:
@@ -47,16 +53,19 @@ def tool_specs(guided_paths: list[str] | None = None) -> list[dict[str, Any]]:
     if guided_paths:
         path = {**path, "enum": guided_paths}
     return [
-        _fn("write_file", "Create or replace a file in the workspace with its complete content.",
+        _fn("write_file", "Create or replace a file in the workspace with its complete content (at most 1 MB; "
+            "never under .git/, .kg/ or .agent/, nor .gitattributes, .gitmodules or .envrc).",
             {"path": path, "content": {"type": "string", "description": "The whole file."}}, ["path", "content"]),
         _fn("read_file", "A file's stored summary, or its text (bounded) when it has none.",
             {"path": {**_S, "description": "Path relative to the workspace."}}, ["path"]),
         _fn("search_code", "Find symbols of the project by name or docstring words.",
-            {"query": _S}, ["query"]),
+            {"query": _S, "limit": _LIMIT}, ["query"]),
         _fn("find_callers", "Who calls a function, method or class of the project.",
-            {"symbol": {**_S, "description": "Name or qualified name."}}, ["symbol"]),
-        _fn("impact", "What may break if a symbol or file changes: transitive callers.",
-            {"target": {**_S, "description": "Symbol name, qualified name or file path."}}, ["target"]),
+            {"symbol": {**_S, "description": "Name or qualified name."}, "limit": _LIMIT}, ["symbol"]),
+        _fn("impact", "What may break if a symbol or file changes: callers, importers, subclasses.",
+            {"target": {**_S, "description": "Symbol name, qualified name or file path."},
+             "depth": {"type": "number", "description": "Steps, 1-10 (default 3)."}, "limit": _LIMIT},
+            ["target"]),
         _fn("search_references", "Search reference repositories (code to learn from) for examples.",
             {"query": _S}, ["query"]),
         _fn("record_decision", "Record a design decision later files must respect.",
@@ -69,7 +78,7 @@ def tool_specs(guided_paths: list[str] | None = None) -> list[dict[str, Any]]:
 TOOL_NAMES = frozenset(t["function"]["name"] for t in tool_specs())
 _REQUIRED = {t["function"]["name"]: t["function"]["parameters"]["required"] for t in tool_specs()}
 _PROPERTIES = {t["function"]["name"]: t["function"]["parameters"]["properties"] for t in tool_specs()}
-_TYPES = {"string": "a string", "number": "a number", "array": "a list of strings"}
+_TYPES = {"string": "a string", "number": "a finite number", "array": "a list of strings"}
 
 
 def parse_arguments(name: str, raw: str | None) -> dict[str, Any]:
@@ -78,9 +87,12 @@ def parse_arguments(name: str, raw: str | None) -> dict[str, Any]:
     if name not in TOOL_NAMES:
         raise MalformedCall(f"unknown tool {name!r}: use one of {', '.join(sorted(TOOL_NAMES))}")
     try:
-        args = json.loads(raw or "{}")
+        # strict=False: small models put raw newlines and tabs inside JSON strings (file content); the meaning is plain
+        args = json.loads(raw or "{}", strict=False)
     except json.JSONDecodeError as e:
         raise MalformedCall(f"arguments of {name} are not valid JSON ({e.msg} at char {e.pos})") from e
+    except RecursionError as e:  # Python's parser gives up on nesting about a thousand deep
+        raise MalformedCall(f"arguments of {name} nest too deep: give a flat JSON object") from e
     if not isinstance(args, dict):
         raise MalformedCall(f"arguments of {name} must be a JSON object")
     missing = [k for k in _REQUIRED[name] if not isinstance(args.get(k), str) or not args.get(k)]
@@ -97,16 +109,17 @@ def parse_arguments(name: str, raw: str | None) -> dict[str, Any]:
 def _has_type(value: Any, expected: str) -> bool:
     if expected == "string":
         return isinstance(value, str)
-    if expected == "number":
-        return isinstance(value, int | float) and not isinstance(value, bool)
+    if expected == "number":  # Python's JSON reads NaN and Infinity too
+        return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
 class Toolbox:
-    """Executes tool calls for one run. `after_write(path)` ingests and summarises a written file."""
+    """Executes tool calls for one run. `after_write(path)` ingests and summarises a written file and says whether
+    it counts (a file that does not parse as its language is written but not done: the call fails)."""
 
     def __init__(self, store: Store, workspace: Workspace, repo: str, record_decision: Callable[..., str],
-                 after_write: Callable[[str], str]) -> None:
+                 after_write: Callable[[str], tuple[bool, str]]) -> None:
         self.store = store
         self.workspace = workspace
         self.repo = repo
@@ -123,8 +136,8 @@ class Toolbox:
 
     def _write_file(self, path: str, content: str) -> ToolResult:
         rel = self.workspace.write(path, content)
-        note = self._after_write(rel)
-        return ToolResult(True, f"wrote {rel} ({len(content.splitlines())} lines). {note}".strip(), wrote=rel)
+        ok, note = self._after_write(rel)
+        return ToolResult(ok, f"wrote {rel} ({len(content.splitlines())} lines). {note}".strip(), wrote=rel)
 
     def _read_file(self, path: str) -> ToolResult:
         rel, _ = self.workspace.resolve(path)
@@ -137,30 +150,27 @@ class Toolbox:
                 lines.append("Depends on: " + ", ".join(r["dependencies"]))
             if r["notes"]:
                 lines.append(f"Notes: {r['notes']}")
-            return ToolResult(True, "\n".join(lines))
+            return ToolResult(True, "\n".join(lines + self._memory(rel)))
         rel, text, cut = self.workspace.read(path)
-        return ToolResult(True, f"{rel}:\n{text}" + ("\n…[cut: file is longer]" if cut else ""))
+        return ToolResult(True, "\n".join(self._memory(rel) + [f"{rel}:\n{text}" + ("\n…[cut: file is longer]"
+                                                                                     if cut else "")]))
 
-    def _search_code(self, query: str) -> ToolResult:
-        rows = self.store.read("agent/search_code", repo=self.repo, query=_lucene(query), limit=10)
-        if not rows:
-            return ToolResult(True, f"no symbol matches {query!r}")
-        return ToolResult(True, "\n".join(f"{r['qname']} ({r['kind']}) {r['path']}:{r['line']} "
-                                          f"{r['signature'] or ''}".rstrip() for r in rows))
+    def _memory(self, rel: str) -> list[str]:
+        """Project memory about the file (decisions, knowledge), labelled like in the context."""
+        found = file_memory(self.store, self.repo, rel, memory_config.load(self.store.settings.project)
+                            .confirm_threshold)
+        return ["Project memory about it:", *found] if found else []
 
-    def _find_callers(self, symbol: str) -> ToolResult:
-        rows = self.store.read("agent/find_callers", repo=self.repo, symbol=symbol, limit=MAX_RESULT_ROWS)
-        if not rows:
-            return ToolResult(True, f"nothing in the project calls {symbol!r}")
-        return ToolResult(True, "\n".join(f"{r['caller']} → {r['callee']} at {r['path']}:{r['line']} "
-                                          f"({r['resolution']}, {r['confidence']:.2f})" for r in rows))
+    # The graph questions are kg's navigation answers, as `kg find|callers|impact` and MCP give them.
+    def _search_code(self, query: str, limit: float = 10) -> ToolResult:
+        return ToolResult(True, compact(answers.find(self.store, _plain(query), self.repo, _rows(limit))))
 
-    def _impact(self, target: str) -> ToolResult:
-        rows = self.store.read("agent/impact", repo=self.repo, target=target, depth=3, limit=30)
-        if not rows:
-            return ToolResult(True, f"no caller of {target!r} in other files: changing it breaks nothing known")
-        return ToolResult(True, f"{len(rows)} callers may be affected:\n" +
-                          "\n".join(f"{'  ' * (r['hops'] - 1)}{r['caller']} ({r['path']})" for r in rows))
+    def _find_callers(self, symbol: str, limit: float = 20) -> ToolResult:
+        return ToolResult(True, compact(answers.callers(self.store, symbol, self.repo, 1, limit=_rows(limit))))
+
+    def _impact(self, target: str, depth: float = 3, limit: float = 30) -> ToolResult:
+        return ToolResult(True, compact(answers.impact(self.store, [target], self.repo, int(depth),
+                                                       limit=_rows(limit))))
 
     def _search_references(self, query: str) -> ToolResult:
         if not self.store.read("agent/reference_repos"):
@@ -175,10 +185,20 @@ class Toolbox:
     def _record_decision(self, text: str, rationale: str = "", paths: list[str] | None = None,
                          confidence: float | None = None) -> ToolResult:
         clean = [self.workspace.resolve(p)[0] for p in paths or [] if p]
-        conf = 0.7 if confidence is None else float(confidence)
-        decision_id = self._decide(text=text, rationale=rationale, paths=clean, confidence=max(0.0, min(1.0, conf)))
-        return ToolResult(True, f"recorded decision {decision_id}")
+        # checked like any decision (project memory): the text says whether it was stored, proposed or flagged
+        return ToolResult(True, self._decide(text=text, rationale=rationale, paths=clean, confidence=confidence))
 
+
+
+def _rows(limit: float) -> int:
+    return max(1, min(int(limit), MAX_LIMIT))
+
+
+def _plain(text: str) -> str:
+    """A model's search words as plain words: `kg find` reads `*`, `~`, quotes and AND/OR as full-text syntax,
+    which a model means as words."""
+    words = "".join(c if c.isalnum() or c in "_. " else " " for c in text).split()
+    return " ".join(w.lower() if w in ("AND", "OR", "NOT", "TO") else w for w in words[:12])
 
 
 def _lucene(text: str) -> str:

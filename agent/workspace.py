@@ -1,8 +1,17 @@
 """The one folder a run may write to. Every tool path goes through `resolve`, so no tool can escape it.
 
-Refused: empty and absolute paths, drive letters, `..`, and anything that resolves outside the root once symlinks
-are followed (a link inside the workspace pointing out of it). The final component is opened with O_NOFOLLOW, so a
-symlink planted between the check and the write is not followed either.
+Refused: empty and absolute paths, drive letters, `..`, anything that resolves outside the root once symlinks are
+followed (a link inside the workspace pointing out of it), and control files: whatever git, kg or a shell would
+read as instructions rather than as project code — `.git/` (config, hooks), `.kg/` (the graph's data and password),
+`.agent/` (kg's project file), `.gitattributes` (filter drivers), `.gitmodules`, `.lfsconfig`, `.gitconfig` and
+`.envrc`. Names are compared the way some file system could fold them (case, Unicode compatibility forms, the
+invisible characters HFS+ ignores, NTFS's trailing dots and spaces, `::$DATA` streams and `GIT~1` short names), and
+both as given and once symlinks are followed, so `.GIT/config`, `./.git/`, `.git./`, `.g\u200cit` and a link to
+`.git` are all refused.
+
+Writes open the final component with O_NOFOLLOW and without truncating, check what was opened (a regular file with
+no other hard link, so a link to a file outside is never written through), then replace its content. Content over
+MAX_WRITE_BYTES is refused before anything is touched.
 """
 
 from __future__ import annotations
@@ -10,11 +19,50 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
+import unicodedata
 from pathlib import Path, PurePosixPath
 
 from kg.agent.errors import WorkspaceError
+from kg.ingest.walk import DEFAULT_MAX_DOCUMENT_BYTES
+
+from kg.errors import shorten
 
 MAX_READ_CHARS = 6000
+MAX_WRITE_BYTES = DEFAULT_MAX_DOCUMENT_BYTES  # 1 MB: kg ingests nothing larger as a document (code: 2 MB)
+
+# Folded name → why it is refused.
+CONTROL_NAMES = {
+    ".git": "git's repository folder (config, hooks)",
+    ".kg": "kg's data folder",
+    ".agent": "kg's project settings",
+    ".gitattributes": "git attributes (filter and diff drivers)",
+    ".gitmodules": "git submodules",
+    ".gitconfig": "git configuration",
+    ".lfsconfig": "git-lfs configuration",
+    ".envrc": "a shell environment file that direnv runs",
+}
+# Characters HFS+ ignores in names (git's own list for core.protectHFS) and other invisible format characters.
+_INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+                        "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]")
+_SHORT_NAME = re.compile(r"^(git|kg|agent|gitattributes|gitmodules)~\d+$")  # NTFS 8.3 names (`GIT~1` is `.git`)
+
+
+def fold(name: str) -> str:
+    """A path component as a file system that folds names might see it."""
+    folded = _INVISIBLE.sub("", unicodedata.normalize("NFKC", name)).casefold()
+    return folded.split(":", 1)[0].rstrip(" .")  # NTFS: `.git::$INDEX_ALLOCATION`, `.git.` and `.git ` are `.git`
+
+
+def control_file(parts: tuple[str, ...]) -> str | None:
+    """Why a relative path is a control file, or None when it is project content."""
+    for part in parts:
+        folded = fold(part)
+        if folded in CONTROL_NAMES:
+            return f"`{part[:40]}` is {CONTROL_NAMES[folded]}"
+        if _SHORT_NAME.match(folded):
+            return f"`{part[:40]}` is a short name of a control folder"
+    return None
 
 
 class Workspace:
@@ -40,36 +88,52 @@ class Workspace:
         if not isinstance(path, str) or not path.strip():
             raise WorkspaceError("path is empty: give a path relative to the workspace")
         if "\x00" in path or "\\" in path:
-            raise WorkspaceError(f"path {path!r} has a NUL or backslash: use a plain posix relative path")
+            raise WorkspaceError(f"path {shorten(path)} has a NUL or backslash: use a plain posix relative path")
         rel = PurePosixPath(path.strip())
         if rel.is_absolute() or re.match(r"^[A-Za-z]:", path):
-            raise WorkspaceError(f"path {path!r} is absolute: give a path relative to the workspace")
+            raise WorkspaceError(f"path {shorten(path)} is absolute: give a path relative to the workspace")
         if ".." in rel.parts:
-            raise WorkspaceError(f"path {path!r} leaves the workspace (`..`)")
+            raise WorkspaceError(f"path {shorten(path)} leaves the workspace (`..`)")
+        if problem := control_file(rel.parts):
+            raise WorkspaceError(f"path {shorten(path)} is refused: {problem}; write project files only")
         target = (self.root / rel).resolve()
         if target != self.root and self.root not in target.parents:
-            raise WorkspaceError(f"path {path!r} resolves outside the workspace (a symlink escape)")
+            raise WorkspaceError(f"path {shorten(path)} resolves outside the workspace (a symlink escape)")
         if target == self.root:
-            raise WorkspaceError(f"path {path!r} is the workspace itself, not a file")
+            raise WorkspaceError(f"path {shorten(path)} is the workspace itself, not a file")
+        if problem := control_file(target.relative_to(self.root).parts):
+            raise WorkspaceError(f"path {shorten(path)} is refused: it leads through a symlink to a control file "
+                                 f"({problem})")
         return rel.as_posix(), self.root / rel
 
     def write(self, path: str, content: str) -> str:
         rel, target = self.resolve(path)
+        if len(content) > MAX_WRITE_BYTES:  # before encoding: a character is at least one byte
+            raise WorkspaceError(_too_large(rel, len(content)))
         try:  # encoded before anything is touched: a failed write must not leave an empty file that counts as done
             data = content.encode("utf-8")
         except UnicodeEncodeError as e:
             raise WorkspaceError(f"content for {rel} is not valid text ({e.reason} at character {e.start})") from e
+        if len(data) > MAX_WRITE_BYTES:
+            raise WorkspaceError(_too_large(rel, len(data)))
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:  # a parent is an existing file
             raise WorkspaceError(f"cannot create the folder of {rel}: {e.strerror or e}") from e
         rel, target = self.resolve(path)  # again: the new parents must not have become links out
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
         try:
             fd = os.open(target, flags, 0o644)
         except OSError as e:
             raise WorkspaceError(f"cannot write {rel}: {e.strerror or e}") from e
         with os.fdopen(fd, "wb") as f:
+            opened = os.fstat(fd)
+            if not stat.S_ISREG(opened.st_mode):
+                raise WorkspaceError(f"cannot write {rel}: it is not a regular file")
+            if opened.st_nlink > 1:
+                raise WorkspaceError(f"cannot write {rel}: it is hard-linked to {opened.st_nlink - 1} other "
+                                     "name(s), possibly outside the workspace")
+            f.truncate(0)
             f.write(data)
         return rel
 
@@ -86,3 +150,8 @@ class Workspace:
             return self.resolve(path)[1].is_file()
         except WorkspaceError:
             return False
+
+
+def _too_large(rel: str, size: int) -> str:
+    return (f"content for {rel} is {size / 1e6:.1f} MB; a file may be at most {MAX_WRITE_BYTES / 1e6:g} MB "
+            "(kg does not ingest larger ones): split it into smaller files")

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 import yaml
+from markdown_it import MarkdownIt
 
 MAX_CHUNK_CHARS = 2000  # larger chunks are split on line boundaries, the heading gets " (2)", " (3)", ...
 WINDOW_LINES = 50  # chunk size when a file has no usable structure
@@ -145,10 +146,7 @@ def _windows(lines: Sequence[str]) -> list[_Piece]:
 
 # --- prose ------------------------------------------------------------------------------------------------------
 
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-_NOT_PARAGRAPH = re.compile(r"^(?: {4}|\t| {0,3}(?:[-*+>|]|\d+[.)])(?:\s|$)| {0,3}#)")
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")  # `#` titles in plain-text READMEs
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1+[ \t]*$")
 
 
@@ -160,37 +158,28 @@ class _Heading:
     size: int  # lines the heading takes
 
 
+# Block structure is all chunking needs: without the inline pass a heading's inline token keeps its raw source.
+_MARKDOWN = MarkdownIt("commonmark").disable(["inline", "text_join"])
+
+
 def _markdown_headings(lines: Sequence[str]) -> list[_Heading]:
-    """ATX and setext headings, ignoring fenced code blocks and YAML front matter."""
-    headings: list[_Heading] = []
-    fence = ""
-    start = 0
-    if lines and lines[0].strip() == "---":  # front matter: its `key: value\n---` would read as a setext heading
-        closing = next((i for i in range(1, len(lines)) if lines[i].strip() in ("---", "...")), None)
-        start = closing + 1 if closing is not None else 0
-    previous_is_text = False
-    for index in range(start, len(lines)):
-        line = lines[index]
-        if fence:
-            if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
-                fence = ""
-            continue
-        opening = _FENCE.match(line)
-        if opening:
-            fence = opening.group(1)
-            previous_is_text = False
-            continue
-        atx = _ATX.match(line)
-        setext = _SETEXT.match(line)
-        if atx:
-            headings.append(_Heading(index, len(atx.group(1)), (atx.group(2) or "").strip(), 1))
-            previous_is_text = False
-        elif setext and previous_is_text:
-            level = 1 if setext.group(1)[0] == "=" else 2
-            headings.append(_Heading(index - 1, level, lines[index - 1].strip(), 2))
-            previous_is_text = False
-        else:
-            previous_is_text = bool(line.strip()) and not _NOT_PARAGRAPH.match(line)
+    """Top-level ATX and setext headings as CommonMark reads them (markdown-it), skipping YAML front matter.
+
+    A parser rather than line patterns: fences (a closing fence indented 4 spaces is code), HTML blocks and setext
+    headings over several lines decide what is a heading, and `#` lines inside them are not.
+    """
+    body = [line.replace("\r", " ") for line in lines]  # markdown-it reads a lone CR as a line break; kg does not
+    if body and body[0].strip() == "---":  # front matter: its `key: value\n---` would read as a setext heading
+        closing = next((i for i in range(1, len(body)) if body[i].strip() in ("---", "...")), None)
+        if closing is not None:
+            body[: closing + 1] = [""] * (closing + 1)
+    tokens = _MARKDOWN.parse("\n".join(body))
+    headings = []
+    for opening, inline in zip(tokens, tokens[1:], strict=False):
+        if opening.type == "heading_open" and opening.level == 0 and opening.map:
+            start, end = opening.map
+            text = " ".join(part.strip() for part in inline.content.split("\n"))
+            headings.append(_Heading(start, int(opening.tag[1]), text, end - start))
     return headings
 
 

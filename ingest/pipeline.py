@@ -19,16 +19,18 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kg.ingest.cache import VERSION as CACHE_VERSION
-from kg.ingest.cache import CachedParse, ParseCache
+from kg.ingest.cache import CachedParse, ParseCache, cache_path
 from kg.ingest.documents import chunk_document
 from kg.ingest.facts import ParsedFile
 from kg.ingest.languages import by_name, language_for
+from kg.ingest.lock import repo_lock
 from kg.ingest.project import RepoState, mentioned_names
-from kg.ingest.walk import SourceFile, content_hash, decode, walk
+from kg.ingest.walk import SourceFile, content_hash, decode, span_hash, walk
 from kg.ingest.writer import FileWrite, GraphWriter
 
+from kg.disk import require_free_space
 from kg.errors import InputError
+from kg.names import check_repo_name
 from kg.store import Store
 
 SMALL_CHANGE = 50  # files; up to this many are written in one transaction
@@ -78,10 +80,10 @@ class Ingestor:
         if role not in ("target", "reference"):
             raise InputError(f"role {role!r} is not `target` or `reference`")
         self.root = root.resolve()
-        self.repo = repo or self.root.name
+        self.repo = check_repo_name(repo if repo is not None else self.root.name)
         self.role = role
         self.excludes = excludes
-        self.parses = ParseCache(cache_dir / f"parse-v{CACHE_VERSION}-{self.repo}.sqlite" if cache_dir else None)
+        self.parses = ParseCache(cache_path(cache_dir, self.repo) if cache_dir else None)
         self.progress = progress or (lambda stage, done, total: None)
         self.store = store
         self.writer = GraphWriter(store, self.repo)
@@ -93,7 +95,12 @@ class Ingestor:
         self._contents: dict[str, bytes] = {}  # bytes read during the current run
 
     def run(self, touched: Iterable[Path] | None = None) -> IngestReport:
-        """Bring the graph up to date with the tree. `touched`: paths a watcher saw change (a hint, never needed)."""
+        """Bring the graph up to date with the tree. `touched`: paths a watcher saw change (a hint, never needed).
+        Another run on the same graph and repository, in any process, finishes first (ingest.lock)."""
+        with repo_lock(self.store.settings, self.repo):
+            return self._run(touched)
+
+    def _run(self, touched: Iterable[Path] | None) -> IngestReport:
         began = time.perf_counter()
         report = IngestReport(repo=self.repo, root=str(self.root))
         files = self._walk(touched)
@@ -132,9 +139,11 @@ class Ingestor:
         step.modules = {p: self.state.parsed[p].module for p in resolved}
         step.parsed = {p: self.state.parsed[p] for p in code_changed}
         step.bad_encoding = {p for p in code_changed if self.parses.get(hashes[p]).bad_encoding}
+        step.span_hashes = {p: self.parses.get(hashes[p]).span_hashes for p in code_changed}
         step.hashes = {p: hashes[p] for p in changed}
         step.documents = [chunk_document(p, decode(self._read(p))[0]) for p in changed if files[p].kind == "document"]
 
+        require_free_space(self.store.settings, "ingest")
         self.writer.put_repo(str(self.root), self.role)
         self.progress("write", 0, 1)
         try:
@@ -270,7 +279,10 @@ class Ingestor:
     @staticmethod
     def _parse(path: str, module: str, data: bytes) -> CachedParse:
         parsed = language_for(path).parse(path, module, data)
-        return CachedParse(parsed, mentioned_names(data), decode(data)[1])
+        text, bad_encoding = decode(data)
+        lines = text.splitlines()
+        spans = {s.qname: span_hash(lines, s.start_line, s.end_line) for s in parsed.symbols}
+        return CachedParse(parsed, mentioned_names(data), bad_encoding, spans)
 
     def _forget_memory(self) -> None:
         self.state = RepoState()

@@ -343,3 +343,12 @@ def read_text(abs_path: Path) -> tuple[str, bool]:
 def content_hash(data: bytes) -> str:
     """Stable content key for caches: blake2b, 16-byte digest, hex."""
     return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def span_hash(lines: list[str], start_line: int, end_line: int) -> str:
+    """The content hash of one symbol's source lines (1-based, inclusive), dedented and with trailing spaces
+    dropped: an edit inside the symbol changes it, moving the symbol or re-indenting it whole does not. Project
+    memory compares it with the hash a decision recorded to tell whether the code it talks about changed."""
+    span = [line.rstrip() for line in lines[max(start_line - 1, 0):end_line]]
+    indent = min((len(line) - len(line.lstrip()) for line in span if line), default=0)
+    return hashlib.blake2b("\n".join(line[indent:] for line in span).encode("utf-8"), digest_size=8).hexdigest()

@@ -8,6 +8,7 @@ so the next ingest redoes it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -26,6 +27,7 @@ class FileWrite:
 
     parsed: dict[str, ParsedFile] = field(default_factory=dict)  # path → parse, files whose nodes change
     bad_encoding: set[str] = field(default_factory=set)
+    span_hashes: dict[str, dict[str, str]] = field(default_factory=dict)  # path → symbol qname → span hash
     edges: dict[str, list[Edge]] = field(default_factory=dict)  # path → outgoing edges (parsed files and dependents)
     reads: dict[str, frozenset[str]] = field(default_factory=dict)  # path → argument flows its edges read
     modules: dict[str, str] = field(default_factory=dict)  # path → module name, for every path in `edges`
@@ -54,8 +56,7 @@ class GraphWriter:
     def write(self, step: FileWrite, one_transaction: bool) -> None:
         """Write one step: in one transaction (an incremental update) or in UNWIND batches (a bulk ingest)."""
         if one_transaction:
-            with self.store.transaction() as tx:
-                self._write(step, tx)
+            self.store.transaction(lambda tx: self._write(step, tx))
         else:
             self._write(step, self.store)
 
@@ -69,7 +70,9 @@ class GraphWriter:
         if files:
             sink.write("ingest/modules_put", [self._module_row(f, f.path in step.bad_encoding) for f in files],
                        repo=repo)
-            sink.write("ingest/symbols_put", [row for f in files for row in self._symbol_rows(f)], repo=repo)
+            sink.write("ingest/symbols_put",
+                       [row for f in files for row in self._symbol_rows(f, step.span_hashes.get(f.path, {}))],
+                       repo=repo)
             sink.write("ingest/symbols_prune",
                        [{"path": f.path, "keys": [self._key(s.qname) for s in f.symbols]} for f in files], repo=repo)
             sink.write("ingest/defines_clear", [{"path": f.path} for f in files], repo=repo)
@@ -95,11 +98,12 @@ class GraphWriter:
         return {"key": self._key(f.path), "path": f.path, "qname": f.module, "qkey": self._key(f.module),
                 "lang": f.lang, "loc": f.loc, "syntax_errors": f.syntax_errors, "bad_encoding": bad_encoding}
 
-    def _symbol_rows(self, f: ParsedFile) -> Iterable[dict]:
+    def _symbol_rows(self, f: ParsedFile, span_hashes: dict[str, str]) -> Iterable[dict]:
         for s in f.symbols:
             yield {"key": self._key(s.qname), "path": f.path, "qname": s.qname, "name": s.name, "kind": s.kind,
                    "label": _LABELS[s.kind], "start_line": s.start_line, "end_line": s.end_line,
-                   "signature": s.signature, "doc": s.doc}
+                   "signature": s.signature, "doc": s.doc, "test": is_test(f.path, s.name, s.kind),
+                   "hash": span_hashes.get(s.qname)}
 
     def _defines_rows(self, f: ParsedFile) -> Iterable[dict]:
         for s in f.symbols:
@@ -130,3 +134,12 @@ class GraphWriter:
         return {"key": self._key(d.path), "path": d.path, "kind": d.kind, "title": d.title, "error": d.error,
                 "chunks": [{"ordinal": c.ordinal, "heading": c.heading, "text": c.text, "start_line": c.start_line,
                             "end_line": c.end_line} for c in d.chunks]}
+
+
+_TEST_FILE = re.compile(r"(.*/)?(tests?/.*|test_[^/]*\.py|[^/]*_test\.(py|go))")
+
+
+def is_test(path: str, name: str, kind: str) -> bool:
+    """A test function or method as kg's queries see one (tests_for.cypher uses the same rule): named test*, in a
+    tests/ or test/ folder or a test_*.py, *_test.py or *_test.go file. Labelled :Test so Browser can colour it."""
+    return kind in ("function", "method") and name.lower().startswith("test") and bool(_TEST_FILE.fullmatch(path))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 from importlib.metadata import entry_points
 from importlib.util import find_spec
@@ -24,8 +25,11 @@ from kg.graph import open_graph
 from kg.server import local
 from kg.settings import Settings
 
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
+# Without a terminal (make, a pipe, a CI log) rich assumes 80 columns and folds every table; a log has room.
+PIPE_WIDTH = 160
+out = Console(soft_wrap=True, width=None if sys.stdout.isatty() or os.environ.get("COLUMNS") else PIPE_WIDTH)
+err = Console(stderr=True, soft_wrap=True,
+              width=None if sys.stderr.isatty() or os.environ.get("COLUMNS") else PIPE_WIDTH)
 
 
 class KgGroup(click.Group):
@@ -90,7 +94,8 @@ def emit_json(data: Any) -> None:
 @click.group(cls=KgGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--uri", help="Neo4j URI (env NEO4J_URI); default: kg's local server.")
 @click.option("--database", help="Neo4j database (env NEO4J_DATABASE).")
-@click.option("--data-dir", help="Local server data folder (env KG_DATA_DIR); default .kg/neo4j.")
+@click.option("--data-dir", help="Local server data folder (env KG_DATA_DIR); default: one per user, "
+                                 "~/.local/share/kg/neo4j.")
 @click.version_option(package_name="kg")
 @click.pass_context
 def cli(ctx: click.Context, uri: str | None, database: str | None, data_dir: str | None) -> None:
@@ -110,12 +115,27 @@ def server() -> None:
 @json_option
 @pass_context
 def server_start(ctx: Context, as_json: bool) -> None:
-    """Start the local Neo4j (builds it on first use) and wait until it answers."""
+    """Start the local Neo4j (builds it on first use) and wait until its database is online."""
     status = local.start(ctx.settings, on_build=None if as_json else lambda msg: err.print(f"[dim]{msg}…[/]"))
+    _print_started(ctx, status, as_json)
+
+
+@server.command("restart")
+@json_option
+@pass_context
+def server_restart(ctx: Context, as_json: bool) -> None:
+    """Stop the local Neo4j if it runs, then start it (e.g. after freeing disk space)."""
+    status = local.restart(ctx.settings, on_build=None if as_json else lambda msg: err.print(f"[dim]{msg}…[/]"))
+    _print_started(ctx, status, as_json)
+
+
+def _print_started(ctx: Context, status: local.ServerStatus, as_json: bool) -> None:
     if as_json:
         return emit_json(status.to_dict())
     verb = "already running" if status.already_running else f"started in {status.seconds} s"
-    out.print(f"[green]Neo4j {verb}[/] (pid {status.pid}) · {status.uri}", highlight=False)
+    out.print(f"[green]Neo4j {status.neo4j_version or ''} {verb}[/] (pid {status.pid}) · {status.uri} · "
+              f"database {status.database.name if status.database else 'neo4j'} online · data {status.data_dir}",
+              highlight=False)
     out.print(f"Browser: {status.browser_url}  user [bold]neo4j[/], password in "
               f"{ctx.settings.data_dir / 'password'} (or $NEO4J_PASSWORD)", highlight=False)
 
@@ -127,34 +147,56 @@ def server_stop(ctx: Context, as_json: bool) -> None:
     """Stop the local Neo4j cleanly."""
     stopped = local.stop(ctx.settings)
     if as_json:
-        return emit_json({"stopped": stopped})
-    out.print("Neo4j stopped" if stopped else "Neo4j was not running")
+        return emit_json({"stopped": stopped, "data_dir": str(ctx.settings.data_dir)})
+    out.print(f"Neo4j stopped · data {ctx.settings.data_dir}" if stopped
+              else f"Neo4j was not running · data {ctx.settings.data_dir}", highlight=False)
 
 
 @server.command("status")
 @json_option
 @pass_context
 def server_status(ctx: Context, as_json: bool) -> None:
-    """Say whether the local Neo4j runs and on which ports (exit code 3 when it does not)."""
+    """Which server runs (pid, ports, data folder, since when, versions) and how its database is, as Neo4j says.
+
+    Exit code 0: running with its database online; 3: not running; 4: running, but the database is not online."""
     status = local.status(ctx.settings)
+    code = 0 if status.online else 4 if status.running else 3
     if as_json:
         emit_json(status.to_dict())
-    elif status.running:
-        out.print(f"[green]running[/] (pid {status.pid}) · bolt {status.bolt_port} · http {status.http_port} · "
-                  f"{status.browser_url} · data {status.data_dir}", highlight=False)
+        sys.exit(code)
+    db = status.database
+    if status.running and db is not None:
+        if db.online:
+            health = f"[green]database {db.name} online[/]" + (
+                f" [yellow]read-only[/]{': ' + db.message if db.message else ''}" if db.access == "read-only" else "")
+        else:
+            health = f"[red]database {db.name} {db.status}[/]" + (f": {db.message}" if db.message else "")
+        out.print(f"[green]running[/] (pid {status.pid}) · {health}", highlight=False)
+        out.print(f"  bolt {status.bolt_port} · http {status.http_port} · {status.browser_url}", highlight=False)
+        out.print(f"  data {status.data_dir} · since {status.started_at} · Neo4j {status.neo4j_version} · "
+                  f"kg {status.kg_version}", highlight=False)
     else:
         out.print(f"[yellow]not running[/] · data {status.data_dir} · start it with `kg server start`",
                   highlight=False)
-    if not status.running:
-        sys.exit(3)
+        if status.last_error:
+            out.print(f"  the last start failed: {status.last_error}", highlight=False)
+    for other in status.others:
+        out.print(f"  also running: kg server for {other['data_dir']} (pid {other['pid']}, bolt "
+                  f"{other['bolt_port']}): use it with --data-dir {other['data_dir']}", highlight=False)
+    sys.exit(code)
 
 
 @server.command("logs")
 @click.option("-n", "--lines", default=40, show_default=True, help="Lines from the end of each log.")
+@json_option
 @pass_context
-def server_logs(ctx: Context, lines: int) -> None:
+def server_logs(ctx: Context, lines: int, as_json: bool) -> None:
     """Show the end of the local server's logs."""
-    click.echo(local.logs(ctx.settings, lines))
+    tails = local.logs(ctx.settings, lines)
+    if as_json:
+        return emit_json({"data_dir": str(ctx.settings.data_dir), "logs": tails})
+    click.echo("\n\n".join(f"==> {path} <==\n" + "\n".join(tail) for path, tail in tails.items())
+               or f"no logs yet in {ctx.settings.data_dir}")
 
 
 # ── graph ───────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -205,9 +247,13 @@ def config(ctx: Context, as_json: bool) -> None:
         "uri": (s.uri, s.origin["uri"] if s.uri_configured else "default (kg's local server)"),
         "user": (s.user, s.origin["user"]),
         "database": (s.database, s.origin["database"]),
-        "data_dir": (str(s.data_dir), s.origin["data_dir"]),
+        "data_dir": (str(s.data_dir), s.origin["data_dir"] if s.origin["data_dir"] != "default"
+                     else "default (one server per user)"),
         "bolt_port": (str(s.bolt_port), s.origin["bolt_port"]),
         "http_port": (str(s.http_port), s.origin["http_port"]),
+        "heap": (s.heap, s.origin["heap"]),
+        "pagecache": (s.pagecache, s.origin["pagecache"]),
+        "min_free_mb": (str(s.min_free_mb), s.origin["min_free_mb"]),
     }
     if as_json:
         return emit_json({k: {"value": v, "from": o} for k, (v, o) in rows.items()})
@@ -251,6 +297,7 @@ def export_callgraph(ctx: Context, repo: str, fmt: str, min_confidence: float | 
 
 
 def main() -> None:
-    # The driver logs each retry of a lost connection as a warning; kg reports the failure once, in one line.
-    logging.getLogger("neo4j").setLevel(logging.ERROR)
+    # The driver logs a lost connection itself (warnings for retries, an error for a defunct connection); kg
+    # reports the failure once, in one line, so the driver's own lines would only come first and confuse.
+    logging.getLogger("neo4j").setLevel(logging.CRITICAL)
     cli(prog_name="kg")

@@ -4,8 +4,10 @@
     ├── ConfigError              a setting or project file is wrong
     ├── ToolMissing              java or mvn is not installed
     ├── ServerError              the local Neo4j could not be built, started or stopped
-    │   └── PortInUse            a port the local server needs is taken by another process
-    ├── GraphUnavailable         nothing answers at the configured URI
+    │   ├── PortInUse            a port the local server needs is taken by another process
+    │   └── DiskFull             too little free space on the disk holding the local server's data
+    ├── GraphUnavailable         nothing answers at the configured URI (or the connection was lost)
+    ├── GraphFailed              Neo4j answered but could not do the work (database offline, disk full, deadlock)
     ├── AuthFailed               the graph answered but refused the user/password
     ├── QueryError               the graph refused a query (syntax, constraint, a write in a read-only call)
     └── InputError               a path, symbol or argument given by the user does not work
@@ -37,8 +39,17 @@ class PortInUse(ServerError):
     """A port the local server needs is already taken."""
 
 
+class DiskFull(ServerError):
+    """The disk holding the local server's data folder has too little free space for the next write."""
+
+
 class GraphUnavailable(KgError):
     """Nothing answers at the configured Neo4j URI."""
+
+
+class GraphFailed(KgError):
+    """Neo4j answered but could not do the work: its database is offline, its disk is full, a deadlock outlasted
+    the retries."""
 
 
 class AuthFailed(KgError):
@@ -51,3 +62,12 @@ class QueryError(KgError):
 
 class InputError(KgError):
     """An argument given by the user does not work (missing path, unknown symbol...)."""
+
+
+def shorten(value: object, limit: int = 80) -> str:
+    """`repr(value)` for an error message, cut to about `limit` characters: an error never echoes a whole input."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    size = f" ({len(value):,} characters)" if isinstance(value, str) else ""
+    return f"{text[:limit]}…{size}"

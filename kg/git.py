@@ -1,51 +1,123 @@
 """The one way kg runs git: read-only commands with every repository-controlled program switched off.
 
-A repository's own `.git/config` can name programs git runs as a side effect of a read (`core.fsmonitor`, an
-external diff, a textconv driver, a pager, hooks). kg reads repositories it did not write (and an agent's
-workspace), so each call overrides those settings on the command line, where they win over any config file.
-Every revision a caller passes goes after `--end-of-options`, so it can never be read as an option.
+kg reads repositories it did not write (and an agent's workspace), and a repository's config can name programs
+git runs as a side effect of a read: `core.fsmonitor`, hooks (`post-index-change` fires when a diff refreshes the
+index), an external diff or a textconv driver, a pager, clean/smudge/process filters named by `.gitattributes`
+(`git diff` against the working tree runs them), and a lazy fetch of a partial clone through `ext::` or a
+`remote.*.uploadpack` command. `include.path`/`includeIf` can pull any of these in from other files.
+
+So every call
+- overrides the fixed program settings, and blanks every filter/diff/merge driver and per-protocol or per-command
+  pager setting the repository's config (includes followed) defines, through `GIT_CONFIG_COUNT` variables: they
+  have command-line precedence, beat every config file, and carry names of any shape (no `-c a=b` parsing);
+- allows no transport at all (`GIT_ALLOW_PROTOCOL`), so nothing is fetched and no transport program runs;
+- takes no optional locks (no index write, so no index hooks) and reads neither system config nor `GIT_*` from the
+  caller's environment;
+- puts every revision after `--end-of-options`, so a revision can never be read as an option; `commit()` checks a
+  revision names a commit before anything uses it.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
-from kg.errors import InputError
+from kg.errors import InputError, shorten
 
-# `-c` settings that beat the repository's config: no program named by the repository runs.
-_HARDENED = (
-    "-c", "core.fsmonitor=false",
-    "-c", "core.hooksPath=/dev/null",
-    "-c", "core.pager=cat",
-    "-c", "core.quotePath=false",
-    "-c", "diff.external=",
-    "-c", "protocol.allow=never",
-)
+# Settings that beat the repository's config whatever it says: no program named by the repository runs.
+_FIXED = {
+    "core.fsmonitor": "false",
+    "core.hooksPath": "/dev/null",
+    "core.pager": "cat",
+    "core.quotePath": "false",
+    "core.attributesFile": "/dev/null",
+    "core.askPass": "",
+    "core.sshCommand": "",
+    "credential.helper": "",
+    "diff.external": "",
+    "diff.ignoreSubmodules": "all",  # a dirty-submodule check runs git inside the submodule, with its own config
+    "log.showSignature": "false",  # else gpg.program would run
+    "protocol.allow": "never",
+}
+# Per-name settings that name a program (`filter.<driver>.clean` …), found in the repository's config and blanked.
+_NAMED = re.compile(r"^(?:(?P<filter>filter\..+)\.(?:clean|smudge|process|required)|diff\..+\.(?:command|textconv)"
+                    r"|merge\..+\.driver|(?P<protocol>protocol\..+\.allow)|pager\..+)$", re.IGNORECASE)
+MAX_REVISION = 256
 
 
 def git(root: Path, *args: str, revisions: tuple[str, ...] = (), paths: tuple[str, ...] = ()) -> str:
     """stdout of `git <args> --end-of-options <revisions> -- <paths>` in `root`; a one-line InputError on failure."""
-    command = ["git", "--no-pager", *_HARDENED, "-C", str(root), *args]
+    command = ["git", "--no-pager", "-C", str(root), *args]
     if revisions:
         command += ["--end-of-options", *revisions]
     if paths:
         command += ["--", *paths]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL,
-                              env=_environment())
-    except FileNotFoundError as e:
-        raise InputError("git is not installed: install it to use this command") from e
+    done = _run(command, _environment(root))
     if done.returncode != 0:
-        first = (done.stderr.strip().splitlines() or [f"git {args[0] if args else ''} failed"])[0]
-        raise InputError(f"git {args[0] if args else ''} in {root} failed: {first}")
+        said = done.stderr.strip().splitlines()
+        reason = next((line for line in said if line.startswith(("fatal:", "error:"))), said[0] if said else "")
+        raise InputError(f"git {args[0] if args else ''} in {root} failed: {reason[:300] or 'no reason given'}")
     return done.stdout
 
 
-def _environment() -> dict[str, str]:
+def commit(root: Path, revision: str) -> str:
+    """The full id of the commit `revision` names in `root`, or a one-line InputError. Checked before any other use,
+    so a revision that looks like an option (`--output=…`, `--ext-diff`) never reaches a command."""
+    shown = shorten(revision, 60)
+    if not revision or revision.startswith("-") or len(revision) > MAX_REVISION or any(
+            c in revision for c in "\0\n\r"):
+        raise InputError(f"revision {shown} is not a revision: give a commit such as HEAD~1, a branch, a tag or "
+                         "a commit id")
+    done = _run(["git", "--no-pager", "-C", str(root), "rev-parse", "--verify", "--quiet", "--end-of-options",
+                 f"{revision}^{{commit}}"], _environment(root))
+    if done.returncode != 0:
+        raise InputError(f"revision {shown} names no commit in {root}: give a commit such as HEAD~1, a branch, "
+                         "a tag or a commit id")
+    return done.stdout.strip()
+
+
+def _run(command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(command, capture_output=True, check=False, stdin=subprocess.DEVNULL, env=env,
+                              encoding="utf-8", errors="replace")
+    except FileNotFoundError as e:
+        raise InputError("git is not installed: install it to use this command") from e
+
+
+def _environment(root: Path) -> dict[str, str]:
+    """The caller's environment without GIT_*, plus the overrides: the fixed ones and one per program the
+    repository's config names."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    # No pager, no prompt for credentials, no editor, no system-wide config.
+    # No pager, no prompt for credentials, no system-wide config, no index write, no transport.
     env.update({"GIT_PAGER": "cat", "PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_NOSYSTEM": "1",
-                "GIT_OPTIONAL_LOCKS": "0"})
+                "GIT_OPTIONAL_LOCKS": "0", "GIT_ALLOW_PROTOCOL": "", "GIT_NO_LAZY_FETCH": "1"})
+    overrides = dict(_FIXED)
+    for key in _named_program_keys(root, env):
+        m = _NAMED.match(key)
+        if m is None:
+            continue
+        if m["filter"]:
+            overrides[f"{m['filter']}.clean"] = overrides[f"{m['filter']}.smudge"] = ""
+            overrides[f"{m['filter']}.process"] = ""
+            overrides[f"{m['filter']}.required"] = "false"
+        elif m["protocol"]:
+            overrides[key] = "never"
+        elif key.lower().startswith("pager."):
+            overrides[key] = "false"
+        else:
+            overrides[key] = ""
+    env["GIT_CONFIG_COUNT"] = str(len(overrides))
+    for i, (key, value) in enumerate(overrides.items()):
+        env[f"GIT_CONFIG_KEY_{i}"] = key
+        env[f"GIT_CONFIG_VALUE_{i}"] = value
     return env
+
+
+def _named_program_keys(root: Path, env: dict[str, str]) -> list[str]:
+    """Every filter/diff/merge/protocol/pager key git would read in `root` (includes followed). Reading config runs
+    nothing, so this call needs no overrides."""
+    done = _run(["git", "--no-pager", "-C", str(root), "config", "--includes", "--null", "--name-only",
+                 "--get-regexp", r"^(filter|diff|merge|protocol|pager)\."], env)
+    return [k for k in done.stdout.split("\0") if k] if done.returncode == 0 else []

@@ -10,7 +10,7 @@ from kg.store import Store
 
 
 def open_graph(settings: Settings, on_start: Callable[[str], None] | None = None) -> Store:
-    if not settings.uri_configured and not local.status(settings).running:
+    if not settings.uri_configured and not local.is_running(settings):
         if on_start:
             on_start(f"starting the local Neo4j in {settings.data_dir}")
         local.start(settings, on_build=on_start)

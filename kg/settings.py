@@ -3,8 +3,13 @@
 Each value comes from the first of: a command-line flag, the environment, the project file `.agent/kg.yaml`, the
 default. With no URI configured anywhere the graph is kg's own local Neo4j (`kg server`), started on demand.
 
+One local server per user serves every repository: its data folder defaults to `$XDG_DATA_HOME/kg/neo4j`
+(`~/.local/share/kg/neo4j`), whatever folder a command runs in. A per-project folder is used only when asked for
+(`--data-dir`, KG_DATA_DIR or `server: {data_dir: …}` in `.agent/kg.yaml`, relative to that project). When the
+server of the chosen data folder already runs, its ports are the ones it runs on, wherever they came from then.
+
 The project file never holds a password: kg refuses one there. The local server's password is generated on first
-start into `<data_dir>/password` (git-ignored, mode 0600) unless NEO4J_PASSWORD is set.
+start into `<data_dir>/password` (mode 0600, the folder 0700) unless NEO4J_PASSWORD is set.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from typing import Any
 import yaml
 
 from kg.errors import ConfigError
+from kg.server import state
 
 PROJECT_FILE = Path(".agent") / "kg.yaml"
 LOCAL_USER = "neo4j"
@@ -28,12 +34,14 @@ _SOURCES: dict[str, tuple[str, tuple[str, str], Any]] = {
     "uri": ("NEO4J_URI", ("neo4j", "uri"), None),
     "user": ("NEO4J_USER", ("neo4j", "user"), LOCAL_USER),
     "database": ("NEO4J_DATABASE", ("neo4j", "database"), "neo4j"),
-    "data_dir": ("KG_DATA_DIR", ("server", "data_dir"), ".kg/neo4j"),
+    "data_dir": ("KG_DATA_DIR", ("server", "data_dir"), None),  # None: the user-level folder
     "bolt_port": ("KG_BOLT_PORT", ("server", "bolt_port"), 7687),
     "http_port": ("KG_HTTP_PORT", ("server", "http_port"), 7474),
     "heap": ("KG_NEO4J_HEAP", ("server", "heap"), "1g"),
     "pagecache": ("KG_NEO4J_PAGECACHE", ("server", "pagecache"), "512m"),
+    "min_free_mb": ("KG_MIN_FREE_MB", ("server", "min_free_mb"), 256),
 }
+RUNNING = "running server"  # the origin of ports taken from the server already running on the data folder
 
 
 @dataclass(frozen=True)
@@ -47,6 +55,7 @@ class Settings:
     http_port: int
     heap: str
     pagecache: str
+    min_free_mb: int  # refuse a write phase when the data folder's disk has less free (0: never refuse)
     uri_configured: bool  # False: the graph is kg's local server, which kg may start itself
     origin: dict[str, str] = field(default_factory=dict, compare=False)  # setting → "flag" | "env" | file | "default"
 
@@ -56,7 +65,9 @@ class Settings:
         if env:
             return env
         if self.uri_configured:
-            raise ConfigError("NEO4J_URI is set but NEO4J_PASSWORD is not: export NEO4J_PASSWORD=...")
+            given = {"flag": "--uri is given", "env": "NEO4J_URI is set"}.get(
+                self.origin["uri"], f"neo4j.uri is set in {self.origin['uri']}")
+            raise ConfigError(f"{given} but NEO4J_PASSWORD is not: export NEO4J_PASSWORD=... for that server")
         return local_password(self.data_dir)
 
     @property
@@ -84,8 +95,13 @@ def load(overrides: dict[str, Any] | None = None, cwd: Path | None = None) -> Se
 
     for port in ("bolt_port", "http_port"):
         values[port] = _port(values[port], port, origin[port])
-    data_dir = Path(values["data_dir"]).expanduser()
+    values["min_free_mb"] = _count(values["min_free_mb"], "min_free_mb", origin["min_free_mb"])
+    data_dir = _data_dir(values["data_dir"], origin["data_dir"], project, cwd or Path.cwd())
     uri_configured = values["uri"] is not None
+    if not uri_configured and (server := state.running(data_dir)):
+        for port in ("bolt_port", "http_port"):
+            if server.get(port) and server[port] != values[port]:
+                values[port], origin[port] = server[port], RUNNING
     if uri_configured and str(values["uri"]).split("://", 1)[0] not in URI_SCHEMES:
         raise ConfigError(f"NEO4J_URI {values['uri']!r} from {origin['uri']} is not a Neo4j URI: "
                           f"use one of {', '.join(s + '://' for s in URI_SCHEMES)}")
@@ -94,18 +110,28 @@ def load(overrides: dict[str, Any] | None = None, cwd: Path | None = None) -> Se
         uri=values["uri"] or f"bolt://127.0.0.1:{values['bolt_port']}",
         user=values["user"],
         database=values["database"],
-        data_dir=data_dir if data_dir.is_absolute() else project / data_dir,
+        data_dir=data_dir,
         bolt_port=values["bolt_port"],
         http_port=values["http_port"],
         heap=str(values["heap"]),
         pagecache=str(values["pagecache"]),
+        min_free_mb=values["min_free_mb"],
         uri_configured=uri_configured,
         origin=origin,
     )
 
 
+def user_data_dir() -> Path:
+    """The data folder of the user's one local server: `$XDG_DATA_HOME/kg/neo4j`, `~/.local/share/kg/neo4j`."""
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "kg" / "neo4j"
+
+
 def find_project(start: Path) -> Path:
-    """The nearest folder at or above `start` with `.agent/kg.yaml`, else with `.git`, else `start` itself."""
+    """The nearest folder at or above `start` with `.agent/kg.yaml`, else with `.git`, else `start` itself.
+
+    The project is where kg keeps per-project things (ingest caches, the project file); it no longer decides
+    which server or data folder is used."""
     if os.environ.get("KG_PROJECT"):
         return Path(os.environ["KG_PROJECT"]).resolve()
     start = start.resolve()
@@ -121,7 +147,7 @@ def local_password(data_dir: Path) -> str:
     path = data_dir / "password"
     if path.exists():
         return path.read_text(encoding="utf-8").strip()
-    data_dir.mkdir(parents=True, exist_ok=True)
+    state.make_private_dir(data_dir)
     password = secrets.token_urlsafe(18)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -144,6 +170,26 @@ def _read_project_file(path: Path) -> dict[str, dict[str, Any]]:
         if "password" in section:
             raise ConfigError(f"{path} holds a password: remove it and set NEO4J_PASSWORD in the environment")
     return data
+
+
+def _data_dir(value: Any, origin: str, project: Path, cwd: Path) -> Path:
+    """A flag or variable is relative to where the command runs; the project file's value to that project."""
+    if value is None:
+        return user_data_dir()
+    path = Path(str(value)).expanduser()
+    if not path.is_absolute():
+        path = (project if origin == str(PROJECT_FILE) else cwd.resolve()) / path
+    return Path(os.path.normpath(path))
+
+
+def _count(value: Any, name: str, origin: str) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        number = -1
+    if number < 0:
+        raise ConfigError(f"{name} from {origin} is {value!r}: give a whole number of megabytes (0 or more)")
+    return number
 
 
 def _port(value: Any, name: str, origin: str) -> int:

@@ -1,13 +1,8 @@
 // How does one symbol reach another through calls? The shortest call paths from $source to $target, at most
 // $depth steps (capped at 10 by the pattern), each with its steps (caller, line, resolution, confidence) and the
 // weakest edge confidence on it. No row: the source does not reach the target within the depth.
-:param repo => 'shop';
-:param source => 'tests.test_cart.test_bulk_discount';
-:param target => 'shop.models.Order.subtotal_cents';
-:param depth => 6;
-:param limit => 5;
-MATCH (a:Symbol {key: $repo + ':' + $source}), (b:Symbol {key: $repo + ':' + $target})
-MATCH p = ALL SHORTEST (a)-[:CALLS]->{1,10}(b)
+:params {repo: 'tinyshop', source: 'tests.test_cart.test_bulk_discount', target: 'shop.models.Order.subtotal_cents', depth: 6, limit: 5};
+MATCH p = ALL SHORTEST (a:Symbol {key: $repo + ':' + $source})-[:CALLS]->{1,10}(b:Symbol {key: $repo + ':' + $target})
 WHERE length(p) <= $depth
 WITH p, reduce(w = 1.0, e IN relationships(p) | CASE WHEN e.confidence < w THEN e.confidence ELSE w END) AS weakest
 RETURN length(p) AS length, weakest AS confidence,
@@ -15,4 +10,4 @@ RETURN length(p) AS length, weakest AS confidence,
          line: relationships(p)[i].line, resolution: relationships(p)[i].resolution,
          confidence: relationships(p)[i].confidence}] AS steps
 ORDER BY confidence DESC
-LIMIT $limit;
+LIMIT toInteger($limit);

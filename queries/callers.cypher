@@ -1,12 +1,9 @@
 // Who calls this symbol? Direct callers are at depth 1; transitive callers up to $depth steps (capped at 10 by
 // the pattern). Each caller appears once, at its shortest distance, with the weakest edge confidence along its
-// strongest shortest chain (1.0 = certain; name_only and dynamic guesses are lower), the symbol it calls on that
-// chain (`calls`) and the line of that call. Callers are functions, methods, class bodies or modules.
-:param repo => 'flask';
-:param qname => 'flask.app.Flask.wsgi_app';
-:param depth => 3;
-:param min_confidence => 0.0;
-:param limit => 100;
+// strongest shortest chain (1.0 = certain; name_only and dynamic guesses are lower) and the symbol it calls on that
+// chain (`calls`). Two places per row: the call site (`call_path`:`call_line`) and where the caller itself is
+// defined (`path`:`line`). Callers are functions, methods, class bodies or modules (a module's line is 1).
+:params {repo: 'tinyshop', qname: 'shop.models.Order.subtotal_cents', depth: 3, min_confidence: 0.0, limit: 100};
 MATCH (target:Symbol {key: $repo + ':' + $qname})
 MATCH p = ALL SHORTEST (target)<-[r:CALLS WHERE r.confidence >= $min_confidence]-{1,10}(caller)
 WHERE length(p) <= $depth AND caller <> target
@@ -15,7 +12,8 @@ WITH caller, length(p) AS depth, nodes(p)[-2] AS callee, last(relationships(p)) 
 ORDER BY depth, weakest DESC, edge.line
 WITH caller, collect({depth: depth, weakest: weakest, callee: callee.qname, line: edge.line,
                       resolution: edge.resolution})[0] AS best
-RETURN best.depth AS depth, caller.qname AS caller, coalesce(caller.kind, 'module') AS kind, caller.path AS path,
-       best.line AS line, best.callee AS calls, best.resolution AS resolution, best.weakest AS confidence
+RETURN best.depth AS depth, caller.qname AS caller, coalesce(caller.kind, 'module') AS kind,
+       caller.path AS call_path, best.line AS call_line, caller.path AS path, coalesce(caller.start_line, 1) AS line,
+       best.callee AS calls, best.resolution AS resolution, best.weakest AS confidence
 ORDER BY depth, confidence DESC, caller
-LIMIT $limit;
+LIMIT toInteger($limit);

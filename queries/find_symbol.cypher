@@ -1,9 +1,7 @@
 // Where is this name defined? Symbols whose dotted name is exactly $symbol or ends with it at a dot boundary
 // (`Cart.checkout` finds `shop.cart.Cart.checkout`), plus modules whose dotted name or file path is $symbol.
 // $repo null searches every repository. Used to turn what a person types into one symbol.
-:param symbol => 'Cart.checkout';
-:param repo => null;
-:param limit => 50;
+:params {symbol: 'Cart.checkout', repo: null, limit: 50};
 MATCH (s:Symbol {name: last(split($symbol, '.'))})
 WHERE (s.qname = $symbol OR s.qname ENDS WITH '.' + $symbol) AND ($repo IS NULL OR s.repo = $repo)
 RETURN s.repo AS repo, s.qname AS qname, s.kind AS kind, s.path AS path, s.start_line AS line,
@@ -14,4 +12,4 @@ WHERE (m.qname = $symbol OR m.path = $symbol OR m.qname ENDS WITH '.' + $symbol)
 RETURN m.repo AS repo, m.qname AS qname, 'module' AS kind, m.path AS path, 1 AS line, m.loc AS end_line,
        null AS signature
 ORDER BY repo, qname
-LIMIT $limit;
+LIMIT toInteger($limit);

@@ -5,11 +5,7 @@
 // path when several are equally short), the edge kinds it went through and the changed symbol it reaches.
 // A method also stands for the base-class methods it overrides: a call resolved to the base method may run it.
 // For a file, pass its module's dotted name (`shop.cart`).
-:param repo => 'shop';
-:param qnames => ['shop.pricing.bulk_discount'];
-:param depth => 5;
-:param min_confidence => 0.0;
-:param limit => 200;
+:params {repo: 'tinyshop', qnames: ['shop.pricing.bulk_discount'], depth: 5, min_confidence: 0.0, limit: 200};
 UNWIND $qnames AS qname
 CALL (qname) {
   MATCH (s:Symbol {key: $repo + ':' + qname})
@@ -33,4 +29,4 @@ RETURN best.depth AS depth, dependent.qname AS dependent, coalesce(dependent.kin
        dependent.path AS path, dependent.start_line AS line, best.via AS via, best.reaches AS reaches,
        best.weakest AS confidence
 ORDER BY depth, confidence DESC, dependent
-LIMIT $limit;
+LIMIT toInteger($limit);

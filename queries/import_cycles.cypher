@@ -3,9 +3,7 @@
 // `from b import name` (an IMPORTS edge to a symbol b defines) or `import b` (an IMPORTS edge to module b); a cycle
 // is made of steps of one of the two kinds (the graph cannot mix the directions in one bounded search).
 // Imports inside functions or under `if TYPE_CHECKING:` count too: they are cycles to look at, not always bugs.
-:param repo => 'flask';
-:param max_length => 4;
-:param limit => 50;
+:params {repo: 'tinyshop', max_length: 4, limit: 50};
 CALL () {
   MATCH (m:Module {repo: $repo})
   MATCH p = ANY SHORTEST (m)((:Module)-[:IMPORTS]->(:Symbol)<-[:DEFINES]-(:Module)){1,8}(back)
@@ -28,4 +26,4 @@ WITH key, step, collect(ring)[0] AS ring
 WITH key, step, ring, [i IN range(0, size(ring) - 1) WHERE ring[i].qname = key[0]][0] AS first
 RETURN size(ring) AS length, [n IN ring[first..] + ring[..first] | n.qname] AS modules, step
 ORDER BY length, modules
-LIMIT $limit;
+LIMIT toInteger($limit);

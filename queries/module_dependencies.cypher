@@ -1,9 +1,7 @@
 // What does a module depend on, and what depends on it? Modules of the repository it imports from (`imports`),
 // outside packages it imports (`external`), and modules that import from it (`imported_by`), each with the names
 // involved and the first line.
-:param repo => 'shop';
-:param module => 'shop.cart';
-:param limit => 100;
+:params {repo: 'tinyshop', module: 'shop.cart', limit: 100};
 MATCH (m:Module {repo: $repo})
 WHERE m.qname = $module OR m.path = $module
 CALL (m) {
@@ -21,4 +19,4 @@ CALL (m) {
 }
 RETURN direction, module, names, line
 ORDER BY direction DESC, module
-LIMIT $limit;
+LIMIT toInteger($limit);

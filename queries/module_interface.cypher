@@ -1,9 +1,7 @@
 // What does a module offer? Its public top-level symbols (names without a leading underscore, or listed in
 // `__all__`) and the public methods of its public classes, with signature, first docstring line and how many
 // call sites and imports from other files use each one.
-:param repo => 'shop';
-:param module => 'shop.cart';
-:param limit => 100;
+:params {repo: 'tinyshop', module: 'shop.cart', limit: 100};
 MATCH (m:Module {repo: $repo})
 WHERE m.qname = $module OR m.path = $module
 OPTIONAL MATCH (m)-[:DEFINES]->(all:Variable {name: '__all__'})
@@ -20,4 +18,4 @@ RETURN s.qname AS symbol, s.kind AS kind, s.start_line AS line, s.signature AS s
        head(split(coalesce(s.doc, ''), '\n')) AS doc,
        COUNT { MATCH (s)<-[:CALLS|IMPORTS]-(u) WHERE u.path <> m.path } AS uses
 ORDER BY line
-LIMIT $limit;
+LIMIT toInteger($limit);

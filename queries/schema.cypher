@@ -7,14 +7,18 @@
 //             bad_encoding, flow_reads, summary*})              summary* are written by the agent; flow_reads: the
 //             argument flows (`pkg.mod.func#param`) the module's edges were resolved with (ingest/project.py)
 //   (:Symbol:Class|:Function|:Method|:Variable {key "<repo>:<qname>", repo, path, qname, name, kind,
-//             start_line, end_line, signature, doc})
+//             start_line, end_line, signature, doc})          a test function or method is also :Test
 //   (:Module|:Symbol)-[:DEFINES]->(:Symbol)                     module → top level, class → method, fn → nested
 //   (:Module|:Symbol)-[:CALLS|IMPORTS|INHERITS {line, resolution, confidence}]->(:Module|:Symbol|:External)
 //   (:External {name, kind: external|builtin|unresolved})       `requests.get`, `<builtin>.len`, `<unresolved>.f`
 //   (:Document {key, repo, path, kind, title, error, hash})-[:HAS_CHUNK]->(:Chunk {key, repo, path, ordinal,
 //             heading, text, start_line, end_line})
 //   (:Plan {id})-[:HAS_FILE]->(:PlannedFile {key "<plan>:<path>", path, description, status})
-//   (:Plan)-[:HAS_DECISION]->(:Decision {id, text, rationale, ...})-[:ABOUT]->(:PlannedFile|:Module)
+//   project memory (kg/memory, queries/memory/): (:Decision {id, repo, text, rationale, status, confidence, author,
+//             source, version, about [refs]})|(:Knowledge {id, repo, title, responsibility, pitfalls, …})
+//             -[:ABOUT {ref, hash}]->(:Module|:Symbol|:Document|:PlannedFile); (:Decision)-[:SUPERSEDES|CONFLICTS_WITH]->
+//             (:Decision); (item)-[:REVISED]->(:Revision {key "<id>@<version>"}); (:Run)-[:LOADED]->(item);
+//             (:Plan)-[:HAS_DECISION]->(:Decision). Memory targets carry `memory_version` (optimistic concurrency).
 //   (:Run {id, status, iterations, ...})-[:FOLLOWS]->(:Plan); (:Run)-[:HAS_TURN]->(:Turn {key "<run>:<n>", run})
 //   (:Turn)-[:WORKED_ON]->(:PlannedFile); (:Turn)-[:MADE]->(:LLMCall {id, run, seg_<segment>…, prompt_tokens,
 //             completion_tokens, cached_tokens, overhead, degradation}); (:Run)-[:HAS_CALL]->(:LLMCall)
@@ -25,6 +29,8 @@ CREATE CONSTRAINT external_name IF NOT EXISTS FOR (n:External) REQUIRE n.name IS
 CREATE CONSTRAINT document_key IF NOT EXISTS FOR (n:Document) REQUIRE n.key IS UNIQUE;
 CREATE CONSTRAINT chunk_key IF NOT EXISTS FOR (n:Chunk) REQUIRE n.key IS UNIQUE;
 CREATE CONSTRAINT decision_id IF NOT EXISTS FOR (n:Decision) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT knowledge_id IF NOT EXISTS FOR (n:Knowledge) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT revision_key IF NOT EXISTS FOR (n:Revision) REQUIRE n.key IS UNIQUE;
 CREATE CONSTRAINT plan_id IF NOT EXISTS FOR (n:Plan) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT planned_file_key IF NOT EXISTS FOR (n:PlannedFile) REQUIRE n.key IS UNIQUE;
 CREATE CONSTRAINT run_id IF NOT EXISTS FOR (n:Run) REQUIRE n.id IS UNIQUE;
@@ -44,6 +50,9 @@ CREATE INDEX document_repo_path IF NOT EXISTS FOR (n:Document) ON (n.repo, n.pat
 CREATE INDEX calls_resolution IF NOT EXISTS FOR ()-[r:CALLS]-() ON (r.resolution);
 CREATE INDEX turn_run IF NOT EXISTS FOR (n:Turn) ON (n.run);
 CREATE INDEX llm_call_run IF NOT EXISTS FOR (n:LLMCall) ON (n.run);
+CREATE INDEX decision_repo IF NOT EXISTS FOR (n:Decision) ON (n.repo);
+CREATE INDEX knowledge_repo IF NOT EXISTS FOR (n:Knowledge) ON (n.repo);
+CREATE INDEX run_repo IF NOT EXISTS FOR (n:Run) ON (n.repo);
 
 // Fuzzy "where is this defined" and "which doc mentions this".
 CREATE FULLTEXT INDEX symbol_text IF NOT EXISTS FOR (n:Symbol) ON EACH [n.name, n.qname, n.doc];

@@ -1,7 +1,6 @@
 // Which symbol holds each of these lines? For every (path, line) the innermost symbol whose [start_line, end_line]
 // contains it, else the file's module (module-level code). Maps `path:line` and changed lines of a diff to symbols.
-:param repo => 'shop';
-:param rows => [{path: 'shop/cart.py', line: 20}, {path: 'shop/cart.py', line: 2}];
+:params {repo: 'tinyshop', rows: [{path: 'shop/cart.py', line: 20}, {path: 'shop/cart.py', line: 2}]};
 UNWIND $rows AS row
 OPTIONAL MATCH (s:Symbol {repo: $repo, path: row.path})
 WHERE s.start_line <= row.line <= s.end_line

@@ -7,7 +7,7 @@
 // code of its own test file (which runs when the file is imported), or an object its decorator builds
 // (`@pytest.mark.parametrize(..., [IntRange(0, 5)])`) whose class or a base class has a method that reaches the
 // symbol. `test` is the pytest node id.
-:param repo => 'shop';
+:param repo => 'tinyshop';
 :param qnames => ['shop.pricing.bulk_discount'];
 :param depth => 8;
 :param limit => 200;
@@ -87,4 +87,4 @@ MATCH (module:Module {repo: test.repo, path: test.path})
 RETURN test.path + '::' + replace(substring(test.qname, size(module.qname) + 1), '.', '::') AS test,
        test.qname AS qname, best.distance AS distance, best.confidence AS confidence, best.how AS how
 ORDER BY distance, confidence DESC, test
-LIMIT $limit;
+LIMIT toInteger($limit);

@@ -1,7 +1,7 @@
 """Languages kg understands, each one module in this package.
 
-Adding a language is one file here (plus, when it helps, a tree-sitter query `<lang>.scm` beside it) that exposes a
-module-level `LANGUAGE` object satisfying `Language`, and one line in `_MODULES`. The pipeline never changes.
+Adding a language is one file here that exposes a module-level `LANGUAGE` object satisfying `Language` (or
+`LANGUAGES` for a family), and one line in `_MODULES`; README.md beside it says how. The pipeline never changes.
 """
 
 from __future__ import annotations

@@ -6,10 +6,13 @@ knows how many rows there were before `limit` cut it, so both can say what was l
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from kg.errors import InputError, QueryError
+from kg.errors import InputError, shorten
+from kg.navigate import names
 from kg.navigate.catalog import describe
 from kg.navigate.targets import Target, pick_repo, resolve, resolve_all
 from kg.store import Store
@@ -30,6 +33,7 @@ class Answer:
     noun: str = "rows"
     notes: list[str] = field(default_factory=list)
     target: Target | None = None
+    at_least: bool = False  # `total` is a lower bound: the rows were not all counted
 
     @property
     def truncated(self) -> bool:
@@ -38,7 +42,7 @@ class Answer:
     def truncation_note(self) -> str | None:
         if not self.truncated:
             return None
-        total = f"at least {self.total:,}" if self.total >= FETCH_CAP else f"{self.total:,}"
+        total = f"at least {self.total:,}" if self.at_least or self.total >= FETCH_CAP else f"{self.total:,}"
         return f"showing {len(self.rows):,} of {total} {self.noun} (raise the limit to see more)"
 
     def to_dict(self) -> dict[str, Any]:
@@ -74,8 +78,8 @@ def callers(store: Store, symbol: str, repo: str | None = None, depth: int = 1, 
     target = _symbol(store, symbol, repo, "callers")
     rows, total = fetch(store, "callers", limit, repo=target.repo, qname=target.qname, depth=_depth(depth),
                         min_confidence=min_confidence)
-    return Answer(f"callers of {target.qname} (depth ≤ {depth})", ["depth", "caller", "kind", "path", "line",
-                  "calls", "resolution", "confidence"], rows, total, limit, "callers", target=target)
+    return Answer(f"callers of {target.qname} (depth ≤ {depth})", ["depth", "caller", "kind", "call_path", "call_line",
+                  "path", "line", "calls", "resolution", "confidence"], rows, total, limit, "callers", target=target)
 
 
 def callees(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
@@ -83,8 +87,9 @@ def callees(store: Store, symbol: str, repo: str | None = None, depth: int = 1, 
     target = _symbol(store, symbol, repo, "callees")
     rows, total = fetch(store, "callees", limit, repo=target.repo, qname=target.qname, depth=_depth(depth),
                         min_confidence=min_confidence)
-    return Answer(f"callees of {target.qname} (depth ≤ {depth})", ["depth", "callee", "kind", "path", "line",
-                  "from", "resolution", "confidence"], rows, total, limit, "callees", target=target)
+    return Answer(f"callees of {target.qname} (depth ≤ {depth})", ["depth", "callee", "kind", "call_path",
+                  "call_line", "from", "path", "line", "resolution", "confidence"], rows, total, limit, "callees",
+                  target=target)
 
 
 def impact(store: Store, symbols: list[str], repo: str | None = None, depth: int = 5, min_confidence: float = 0.0,
@@ -141,15 +146,73 @@ def cycles(store: Store, repo: str | None = None, max_length: int = 4, limit: in
                   limit, "cycles")
 
 
-def dead_code(store: Store, repo: str | None = None, include_maybe: bool = False, limit: int = 50) -> Answer:
+def dead_code(store: Store, repo: str | None = None, include_maybe: bool = False, include_public: bool = False,
+              limit: int = 50) -> Answer:
+    """Unused functions, methods and classes, each with why and how sure. Public API (`public`) and uncertain cases
+    (`maybe`) are counted in the notes and listed only when asked for."""
     name = pick_repo(store, repo)
-    rows = store.read("dead_code", repo=name, limit=FETCH_CAP)
-    maybe = [r for r in rows if r["status"] == "maybe"]
-    kept = rows if include_maybe else [r for r in rows if r["status"] == "dead"]
-    notes = [] if include_maybe or not maybe else [
-        f"{len(maybe)} more are maybe alive (unresolved or dynamic calls by name, closures, overrides): --maybe"]
-    return Answer(f"dead code in {name}", ["status", "symbol", "kind", "path", "line", "lines", "note"],
+    rows = settle_properties(store, name, store.read("dead_code", repo=name, limit=FETCH_CAP))
+    rows.sort(key=lambda r: (_STATUS_ORDER[r["status"]], r["path"], r["line"]))
+    shown = {"dead"} | ({"public"} if include_public else set()) | ({"maybe"} if include_maybe else set())
+    kept = [r for r in rows if r["status"] in shown]
+    notes = []
+    public = sum(r["status"] == "public" for r in rows)
+    if public and not include_public:
+        notes.append(f"{public} public names of its packages are unused inside the project (other projects may "
+                     "use them): include_public / --public lists them")
+    maybe = sum(r["status"] == "maybe" for r in rows)
+    if maybe and not include_maybe:
+        notes.append(f"{maybe} more may be alive (unresolved or dynamic calls by name, closures, overrides): "
+                     "include_maybe / --maybe lists them")
+    return Answer(f"dead code in {name}", ["status", "symbol", "kind", "path", "line", "lines", "confidence", "why"],
                   kept[:limit], len(kept), limit, "symbols", notes)
+
+
+_STATUS_ORDER = {"dead": 0, "public": 1, "maybe": 2}
+
+
+def settle_properties(store: Store, repo: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Decide the properties the graph cannot: it records calls, not attribute reads, so a property counts as used
+    when `.name` is read (not called) anywhere in the repository's code files. Without the files (moved, or the
+    graph is elsewhere) a property stays `maybe`."""
+    names = {r["symbol"].rsplit(".", 1)[-1] for r in rows if r.get("property")}
+    if not names:
+        return rows
+    read = read_as_attributes(store, repo, names)
+    if read is None:
+        return rows
+    settled = []
+    for row in rows:
+        name = row["symbol"].rsplit(".", 1)[-1]
+        if not row.get("property"):
+            settled.append(row)
+        elif name not in read:
+            status = "public" if row.get("public") else "dead"
+            settled.append({**row, "status": status, "confidence": 0.7 if status == "dead" else 0.4,
+                            "why": f"a property nothing in the project reads (no `.{name}` outside calls)"})
+    return settled
+
+
+def read_as_attributes(store: Store, repo: str, names: set[str]) -> set[str] | None:
+    """Which of `names` are read as `.name` (not called) in the repository's code files; None when its files are
+    not where the graph says they were ingested from. A substring test first, the pattern only where it may
+    match, and it stops once every name is seen: a big repository costs one read of its files at most."""
+    roots = [r["root"] for r in store.read("repos") if r["repo"] == repo]
+    root = Path(roots[0]) if roots and roots[0] else None
+    if root is None or not root.is_dir():
+        return None
+    pending = set(names)
+    for row in store.read("ingest/file_hashes", repo=repo):
+        if row["kind"] != "code" or not pending:
+            continue
+        try:
+            text = (root / row["path"]).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for name in [n for n in pending if "." + n in text]:
+            if re.search(rf"\.{re.escape(name)}\b(?!\s*\()", text):
+                pending.discard(name)
+    return names - pending
 
 
 def hotspots(store: Store, repo: str | None = None, limit: int = 25) -> Answer:
@@ -159,18 +222,18 @@ def hotspots(store: Store, repo: str | None = None, limit: int = 25) -> Answer:
 
 
 def find(store: Store, text: str, repo: str | None = None, limit: int = 20) -> Answer:
-    """Exact definitions first (the dotted name or a dot-suffix of it), then fuzzy full-text matches."""
-    exact = store.read("find_symbol", symbol=text, repo=repo, limit=limit + 1)
-    fuzzy: list[dict[str, Any]] = []
-    try:
-        fuzzy = store.read("search_symbols", search=text, repo=repo, limit=limit + 1)
-    except QueryError as e:  # Lucene syntax errors in what a person typed: fall back to exact matches only
-        if not exact:
-            raise InputError(f"cannot search for {text!r}: {e}") from e
+    """Where `text` is defined: exact dotted names first, then fuzzy matches ranked by kg.navigate.names (prefix,
+    camel/snake parts, substring, typo, docstring). Full-text syntax (`check*`, `chekout~`) is used as typed."""
+    if not text.strip():
+        raise InputError("empty name: give part of a symbol's name, e.g. `Session` or `get_netrc`")
+    exact = store.read("find_symbol", symbol=text.strip(), repo=repo, limit=limit + 1)
+    rows = [{**r, "match": "exact", "score": 1.0} for r in exact]
     seen = {(r["repo"], r["qname"]) for r in exact}
-    rows = [{**r, "match": "exact"} for r in exact]
-    rows += [{**r, "match": f"fuzzy {r['score']}"} for r in fuzzy if (r["repo"], r["qname"]) not in seen]
-    return Answer(f"definitions of {text!r}", ["match", "qname", "kind", "path", "line", "signature"]
+    for r in names.near(store, text.strip(), repo, syntax=True):
+        if (r["repo"], r["qname"]) not in seen:
+            seen.add((r["repo"], r["qname"]))
+            rows.append(r)
+    return Answer(f"definitions of {shorten(text)}", ["match", "score", "qname", "kind", "path", "line", "signature"]
                   + ([] if repo else ["repo"]), rows[:limit], len(rows), limit, "matches")
 
 
@@ -204,7 +267,7 @@ def run_query(store: Store, name: str, params: dict[str, Any], limit: int = 100)
     missing = [p for p in info.used if p not in given]
     if missing:
         examples = " ".join(f"--param {p}={_shell(info.examples.get(p, '...'))}" for p in missing)
-        raise InputError(f"query {name!r} needs {', '.join(missing)}: e.g. kg query {name} {examples}")
+        raise InputError(f"query {shorten(name)} needs {', '.join(missing)}: e.g. kg query {name} {examples}")
     if {"name", "text"} & set(given):
         raise InputError("parameters named `name` or `text` cannot be passed through kg's store; rename them")
     rows = store.read(name, **given)
@@ -213,14 +276,12 @@ def run_query(store: Store, name: str, params: dict[str, Any], limit: int = 100)
 
 
 def run_cypher(store: Store, text: str, params: dict[str, Any] | None = None, limit: int = 50) -> Answer:
-    """Raw Cypher in a read transaction: Neo4j itself refuses any write."""
+    """Typed Cypher, run only if it reads the graph (kg.readonly), stopped at `limit` rows and by a server timeout."""
     if not text.strip():
         raise InputError("empty Cypher")
-    if {"name", "text"} & set(params or {}):
-        raise InputError("parameters named `name` or `text` cannot be passed through kg's store; rename them")
-    rows = store.read_text(text, **(params or {}))
+    rows, more = store.read_untrusted(text, params or {}, limit)
     columns = list(rows[0]) if rows else []
-    return Answer("cypher", columns, rows[:limit], len(rows), limit, "rows")
+    return Answer("cypher", columns, rows, len(rows) + more, limit, "rows", at_least=more)
 
 
 def _shell(literal: str) -> str:

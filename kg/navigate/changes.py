@@ -12,15 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kg.errors import InputError
-from kg.git import git
+from kg.errors import InputError, shorten
+from kg.git import commit, git
 from kg.navigate.answers import Answer, impact_of, tests_for_targets
 from kg.navigate.targets import Target
 from kg.store import Store
 
-_FILE = re.compile(r"^\+\+\+ (?:b/)?(?P<path>.+?)\s*$")
-_OLD_FILE = re.compile(r"^--- (?:a/)?(?P<path>.+?)\s*$")
-_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(?P<start>\d+)(?:,(?P<count>\d+))? @@")
+_HUNK = re.compile(r"^@@ -(?P<old_start>\d+)(?:,(?P<old_count>\d+))? \+(?P<start>\d+)(?:,(?P<count>\d+))? @@")
+_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
 
 
 @dataclass
@@ -31,31 +30,87 @@ class FileChange:
 
 
 def parse_diff(text: str) -> list[FileChange]:
-    """Changed new-side line numbers per file of a `git diff -U0` output."""
+    """Changed new-side line numbers per file of a `git diff -U0` output.
+
+    A hunk's body is consumed by the line counts in its `@@` header, so an added line `++ counter` or a removed
+    `-- x` is content, never a file header; paths git quotes (a tab, a quote, a newline in the name) are unquoted.
+    """
     files: list[FileChange] = []
     old_path: str | None = None
     current: FileChange | None = None
-    for line in text.splitlines():
-        if m := _OLD_FILE.match(line):
-            old_path = m["path"]
-        elif m := _FILE.match(line):
-            deleted = m["path"] == "/dev/null"
-            current = FileChange(old_path if deleted and old_path else m["path"], deleted=deleted)
-            files.append(current)
-        elif (m := _HUNK.match(line)) and current is not None and not current.deleted:
-            start, count = int(m["start"]), int(m["count"] if m["count"] is not None else 1)
-            if count:
-                current.lines.update(range(start, start + count))
-            else:  # lines removed after new line `start`: the code on both sides of the cut changed
-                current.lines.update({max(start, 1), start + 1})
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        if line.startswith("diff --git "):
+            old_path, current = None, None
+        elif line.startswith("--- "):
+            old_path = _header_path(line[4:], "a/")
+        elif line.startswith("+++ "):
+            new_path = _header_path(line[4:], "b/")
+            deleted = new_path is None
+            path = old_path if deleted else new_path
+            current = FileChange(path, deleted=deleted) if path else None
+            if current is not None:
+                files.append(current)
+        elif m := _HUNK.match(line):
+            old_left = int(m["old_count"]) if m["old_count"] is not None else 1
+            new_left = int(m["count"]) if m["count"] is not None else 1
+            if current is not None and not current.deleted:
+                start = int(m["start"])
+                if new_left:
+                    current.lines.update(range(start, start + new_left))
+                else:  # lines removed after new line `start`: the code on both sides of the cut changed
+                    current.lines.update({max(start, 1), start + 1})
+            while (old_left > 0 or new_left > 0) and i < len(lines):
+                body = lines[i]
+                i += 1
+                if body.startswith("\\"):  # "\ No newline at end of file"
+                    continue
+                old_left -= body[:1] != "+"
+                new_left -= body[:1] != "-"
     return files
 
 
+def _header_path(raw: str, prefix: str) -> str | None:
+    """The path of a `---`/`+++` header line: None for /dev/null; git's quoting undone, its prefix dropped."""
+    raw = raw[:-1] if raw.endswith("\t") else raw  # git adds a tab after a name with a space in it
+    if raw == "/dev/null":
+        return None
+    if len(raw) >= 2 and raw[0] == raw[-1] == '"':
+        raw = _unquote(raw[1:-1])
+    return raw[len(prefix):] if raw.startswith(prefix) else raw
+
+
+def _unquote(quoted: str) -> str:
+    """A C-quoted git path (`caf\\303\\251.py`) as text: escapes and octal bytes, the bytes read as UTF-8."""
+    out = bytearray()
+    i = 0
+    while i < len(quoted):
+        c = quoted[i]
+        if c == "\\" and i + 1 < len(quoted):
+            nxt = quoted[i + 1]
+            if nxt in "01234567" and re.match(r"[0-7]{3}", quoted[i + 1:i + 4]):
+                out.append(int(quoted[i + 1:i + 4], 8))
+                i += 4
+                continue
+            if nxt in _ESCAPES:
+                out.append(_ESCAPES[nxt])
+                i += 2
+                continue
+        out += c.encode("utf-8")
+        i += 1
+    return out.decode("utf-8", errors="replace")
+
+
 def git_diff(root: Path, since: str | None = None, staged: bool = False) -> str:
-    """`git diff -U0` of the working tree (or the index with `staged`) against `since` (default HEAD)."""
-    args = ["diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--relative"]
+    """`git diff -U0` of the working tree (or the index with `staged`) against `since` (default HEAD), the revision
+    checked as a commit first. Prefixes are given, so a repository's `diff.noprefix` cannot change the headers."""
+    args = ["diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--relative", "--src-prefix=a/",
+            "--dst-prefix=b/", "--ignore-submodules=all"]
     args += ["--staged"] if staged else []
-    revisions = (since,) if since else (() if staged else ("HEAD",))
+    revisions = (commit(root, since),) if since else (() if staged else (commit(root, "HEAD"),))
     return git(root, *args, revisions=revisions)
 
 
@@ -64,8 +119,14 @@ def repo_for(store: Store, path: Path | None, repo: str | None) -> tuple[str, Pa
     repos = {r["repo"]: Path(r["root"]) for r in store.read("repos") if r["root"]}
     if repo:
         if repo not in repos:
-            raise InputError(f"no repository named {repo!r} in the graph (have: {', '.join(sorted(repos)) or 'none'})")
-        return repo, (path.resolve() if path else repos[repo])
+            raise InputError(f"no repository named {shorten(repo)} in the graph "
+                             f"(have: {', '.join(sorted(repos)) or 'none'})")
+        root = repos[repo]
+        if path and root != path.resolve() and root not in path.resolve().parents:
+            # git runs only in a folder the graph already knows: never in one a caller picks
+            raise InputError(f"{shorten(str(path))} is not inside {repo}'s ingested root {root}: give that folder "
+                             "or leave the path out")
+        return repo, root
     here = (path or Path.cwd()).resolve()
     holding = [(name, root) for name, root in repos.items() if here == root or root in here.parents]
     inside = [(name, root) for name, root in repos.items() if here in root.parents]

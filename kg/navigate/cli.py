@@ -4,6 +4,7 @@ options, call kg.navigate's library functions and print a rich table or JSON."""
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ def show(answer: answers.Answer, as_json: bool) -> None:
     if as_json:
         emit_json(answer.to_dict())
     else:
-        out.print(table(answer))
+        out.print(table(answer, out.width))
 
 
 @click.command()
@@ -129,13 +130,17 @@ def cycles(ctx: Context, repo: str | None, max_length: int, limit: int, as_json:
 @click.command("dead-code")
 @repo_option
 @click.option("--maybe", "include_maybe", is_flag=True, help="Also list symbols that may be alive.")
+@click.option("--public", "include_public", is_flag=True,
+              help="Also list public API of the packages that nothing inside the project uses.")
 @limit_option
 @json_option
 @pass_context
-def dead_code(ctx: Context, repo: str | None, include_maybe: bool, limit: int, as_json: bool) -> None:
-    """Functions, methods and classes nothing uses (entry points and dynamic uses taken into account)."""
+def dead_code(ctx: Context, repo: str | None, include_maybe: bool, include_public: bool, limit: int,
+              as_json: bool) -> None:
+    """Functions, methods and classes nothing uses, each with why and how sure (entry points, properties, public
+    API and dynamic uses taken into account)."""
     with ctx.open_graph() as store:
-        show(answers.dead_code(store, repo, include_maybe, limit), as_json)
+        show(answers.dead_code(store, repo, include_maybe, include_public, limit), as_json)
 
 
 @click.command()
@@ -170,6 +175,8 @@ def parse_param(pair: str) -> tuple[str, Any]:
         value = json.loads(raw)
     except json.JSONDecodeError:
         value = raw
+    except RecursionError as e:  # Python's parser gives up about a thousand levels deep
+        raise InputError(f"--param {key.strip()[:40]}: the value nests too deep; give a flatter JSON value") from e
     return key.strip(), value
 
 
@@ -233,8 +240,8 @@ def changes(ctx: Context, path: Path | None, since: str | None, staged: bool, re
     for row in report.changed:
         t.add_row(Text(row["qname"]), row["kind"], Text(f"{row['path']}:{row['lines']}"))
     out.print(t)
-    out.print(table(report.impact))
-    out.print(table(report.tests))
+    out.print(table(report.impact, out.width))
+    out.print(table(report.tests, out.width))
     if report.tests.rows:
         out.print(Text(f"run: pytest {' '.join(report.pytest_args())}", style="bold"), soft_wrap=True)
     return None
@@ -247,3 +254,49 @@ def mcp(ctx: Context) -> None:
     from kg.navigate.mcp_server import serve
 
     serve(ctx.settings)
+
+
+@click.command()
+@click.option("--port", type=click.IntRange(1, 65535),
+              help="Port of the guide's small web server (default: the Neo4j HTTP port + 2, e.g. 7476).")
+@click.option("--open", "open_browser", is_flag=True, help="Also open Neo4j Browser in your web browser.")
+@json_option
+@pass_context
+def browser(ctx: Context, port: int | None, open_browser: bool, as_json: bool) -> None:
+    """Open Neo4j Browser with kg's guide (impact, callers, path, tests, review) and style, until Ctrl-C."""
+    from kg.navigate import browser as guide_server
+    from kg.navigate.guide import render, summary
+
+    s = ctx.settings
+    port = port or s.http_port + 2
+    with ctx.open_graph() as store:
+        # kg's own server serves Browser on its HTTP port; another server's Browser is wherever that server is.
+        url = None if s.uri_configured else guide_server.browser_url(s.http_port, s.bolt_port, port, s.user)
+        server = guide_server.start(store, port, url or f"http://localhost:{port}/guide.html")
+        try:
+            guide_url = f"{server.base_url}/guide.html"
+            info = {"browser": url, "guide": guide_url, "style": f"{server.base_url}/kg.grass", "user": s.user,
+                    **summary(render(store, None, server.base_url))}
+            if as_json:
+                emit_json(info)
+            elif url:
+                out.print(f"[bold]Neo4j Browser with kg's guide:[/] {url}", highlight=False, soft_wrap=True)
+                out.print(f"log in as [bold]{s.user}[/] with the password in the file {s.data_dir / 'password'}; the "
+                          f"guide's first slide applies kg's style. In Browser, `:play {guide_url}` opens it again.",
+                          highlight=False)
+            else:
+                out.print(f"in the Neo4j Browser of {s.uri}, run [bold]:play {guide_url}[/] (the server's "
+                          "browser.remote_content_hostname_allowlist must include localhost, as by default)",
+                          highlight=False, soft_wrap=True)
+            if not as_json:
+                out.print(f"[dim]serving the guide ({info['slides']} slides, {info['blocks']} runnable blocks, "
+                          f"rebuilt from the graph at each load) until Ctrl-C[/]", highlight=False)
+            if open_browser and url:
+                import webbrowser
+
+                webbrowser.open(url)
+            threading.Event().wait()  # the server answers from its own thread until Ctrl-C
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.shutdown()

@@ -2,32 +2,68 @@
 
 Answers are compact text (a header, tab-separated rows, notes) rather than JSON: an agent pays per token, and a
 truncation note says what `limit` left out so it can ask again with a larger one. Every tool calls the same
-library function as the CLI and runs in a read transaction; `cypher` is read-only because Neo4j refuses writes
-there, not because kg inspects the text.
+library function as the CLI and runs in a read transaction (but the memory tools' record_decision, which
+writes through kg.memory's checks); `cypher` runs only queries that read the graph
+(kg.readonly), with a server-side timeout, and stops at its limit.
+
+Every request gets an answer: a line the MCP library would drop (not JSON, a lone UTF-16 surrogate, nesting past
+MAX_NESTING, over MAX_REQUEST_CHARS) is answered with a JSON-RPC error for its id by `_checked_lines`. Arguments
+have the limits below (each tool's description says them); errors quote at most a short piece of any input and
+say what to change in the call, not which CLI flag to use.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import logging
+import re
+import sys
+from collections.abc import AsyncIterator, Callable
+from importlib.metadata import PackageNotFoundError, version
+from io import TextIOWrapper
 from pathlib import Path
+from typing import Any
 
+import anyio
+import mcp_types as types
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
 
 from kg.errors import KgError
 from kg.graph import open_graph
+from kg.memory import mcp_tools as memory_tools
 from kg.navigate import answers
 from kg.navigate.changes import changes as diff_changes
 from kg.navigate.render import compact
 from kg.settings import Settings
-from kg.store import Store
+from kg.store import UNTRUSTED_TIMEOUT, Store
+
+MAX_REQUEST_CHARS = 1_000_000  # one JSON-RPC message
+MAX_NESTING = 64  # brackets deep, in a message or in cypher's params
+MAX_TEXT = 1_000  # a name, path, revision or repository
+MAX_QUERY = 20_000  # cypher's query text
+MAX_PARAMS = 100_000  # cypher's params JSON
+MAX_SYMBOLS = 100  # entries of a `symbols` list
+MAX_LIMIT = 1_000  # rows per answer
+MAX_ERROR = 1_500  # characters of an error an MCP client gets
 
 INSTRUCTIONS = (
     "kg answers questions about code from a Neo4j graph of modules, symbols, calls, imports and inheritance. "
     "Name symbols by dotted name (full, or a unique suffix such as `Cart.checkout`), a file path, or `path:line`. "
-    "Confidence 1.0 means the edge is certain; lower values are name-based or dynamic guesses."
+    "Confidence 1.0 means the edge is certain; lower values are name-based or dynamic guesses. "
+    f"Limits: names, paths and revisions up to {MAX_TEXT:,} characters, up to {MAX_SYMBOLS} symbols per call, "
+    f"`limit` 1–{MAX_LIMIT:,}, `depth` 1–{answers.MAX_DEPTH}, a request up to {MAX_REQUEST_CHARS:,} characters."
 )
+_LIMITS = f" `limit`: 1–{MAX_LIMIT:,} rows; names up to {MAX_TEXT:,} characters."
+
+
+def kg_version() -> str:
+    try:
+        return version("kg")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
 
 
 class Graph:
@@ -43,51 +79,104 @@ class Graph:
                 self._store = open_graph(self.settings)
             return question(self._store)
         except KgError as e:
-            raise ToolError(str(e)) from e
+            raise ToolError(for_mcp(str(e))) from e
 
     def close(self) -> None:
         if self._store is not None:
             self._store.close()
 
 
+# The library's errors name CLI flags and commands; an MCP client changes arguments, or asks its user to run kg.
+_FOR_MCP = [
+    (re.compile(r"try `kg find [^`]*` for fuzzy matches"), "use the `find` tool for fuzzy matches"),
+    (re.compile(r"\(try `kg impact ([^`]*)`\)"), r"(use the `impact` tool on \1)"),
+    (re.compile(r"--since and --staged do not go together: pick one"), "give `since` or `staged`, not both"),
+    (re.compile(r"start it with `kg server start`"), "ask the user to start it (`kg server start`)"),
+    (re.compile(r"ingest one first \(`kg ingest PATH`\)"), "ask the user to ingest one (`kg ingest PATH`)"),
+    (re.compile(r"check NEO4J_URI"), "ask the user to check NEO4J_URI where `kg mcp` runs"),
+    (re.compile(r"(?<!run )(`kg (?:server|ingest)[^`]*`)"), r"the user can run \1"),
+    (re.compile(r"--(repo|limit|depth|since|staged)\b"), r"the `\1` argument"),
+]
+
+
+def for_mcp(message: str) -> str:
+    """A kg error as an MCP client should read it: what to change in the call, at most MAX_ERROR characters."""
+    for pattern, replacement in _FOR_MCP:
+        message = pattern.sub(replacement, message)
+    return message if len(message) <= MAX_ERROR else message[:MAX_ERROR] + "… (cut)"
+
+
+def _text(name: str, value: str | None, cap: int = MAX_TEXT) -> None:
+    if value is not None and len(value) > cap:
+        raise ToolError(f"`{name}` is {len(value):,} characters; at most {cap:,} are accepted")
+
+
+def _range(name: str, value: int, low: int, high: int) -> None:
+    if not low <= value <= high:
+        raise ToolError(f"`{name}` must be between {low} and {high:,}, not {value}")
+
+
+def _checked(limit: int, depth: int | None = None, symbols: list[str] | None = None, **texts: str | None) -> None:
+    """The limits every tool shares, checked before any work."""
+    _range("limit", limit, 1, MAX_LIMIT)
+    if depth is not None:
+        _range("depth", depth, 1, answers.MAX_DEPTH)
+    if symbols is not None:
+        if not 1 <= len(symbols) <= MAX_SYMBOLS:
+            raise ToolError(f"`symbols` has {len(symbols)} entries; give 1 to {MAX_SYMBOLS}")
+        for symbol in symbols:
+            _text("symbols", symbol)
+    for name, value in texts.items():
+        _text(name, value)
+
+
 def build(settings: Settings) -> tuple[MCPServer, Graph]:
-    server = MCPServer("kg", instructions=INSTRUCTIONS)
+    # WARNING: a failed call is the client's answer, not something to log; real faults still reach stderr.
+    server = MCPServer("kg", instructions=INSTRUCTIONS, version=kg_version(), log_level="WARNING")
     graph = Graph(settings)
 
-    @server.tool()
+    @server.tool(description="Where a name is defined: exact dotted-name matches first, then fuzzy full-text "
+                             f"matches.{_LIMITS}")
     def find(text: str, repo: str | None = None, limit: int = 20) -> str:
-        """Where a name is defined: exact dotted-name matches first, then fuzzy full-text matches."""
+        _checked(limit, text=text, repo=repo)
         return graph.ask(lambda s: compact(answers.find(s, text, repo, limit)))
 
-    @server.tool()
+    @server.tool(description="Who calls a symbol, directly (depth 1) or transitively (depth up to "
+                             f"{answers.MAX_DEPTH}).{_LIMITS}")
     def callers(symbol: str, depth: int = 1, repo: str | None = None, limit: int = 30) -> str:
-        """Who calls a symbol, directly (depth 1) or transitively (depth up to 10)."""
+        _checked(limit, depth, symbol=symbol, repo=repo)
         return graph.ask(lambda s: compact(answers.callers(s, symbol, repo, depth, 0.0, limit)))
 
-    @server.tool()
+    @server.tool(description="What a symbol calls, directly (depth 1) or transitively (depth up to "
+                             f"{answers.MAX_DEPTH}).{_LIMITS}")
     def callees(symbol: str, depth: int = 1, repo: str | None = None, limit: int = 30) -> str:
-        """What a symbol calls, directly (depth 1) or transitively (depth up to 10)."""
+        _checked(limit, depth, symbol=symbol, repo=repo)
         return graph.ask(lambda s: compact(answers.callees(s, symbol, repo, depth, 0.0, limit)))
 
-    @server.tool()
+    @server.tool(description="What may break if these symbols, modules or files change: callers, importers, "
+                             f"subclasses by depth. Up to {MAX_SYMBOLS} symbols.{_LIMITS}")
     def impact(symbols: list[str], depth: int = 5, repo: str | None = None, limit: int = 40) -> str:
-        """What may break if these symbols, modules or files change: callers, importers, subclasses by depth."""
+        _checked(limit, depth, symbols, repo=repo)
         return graph.ask(lambda s: compact(answers.impact(s, symbols, repo, depth, 0.0, limit)))
 
-    @server.tool()
+    @server.tool(description=f"The shortest call paths from one symbol to another.{_LIMITS}")
     def path(source: str, target: str, depth: int = 6, repo: str | None = None, limit: int = 3) -> str:
-        """The shortest call paths from one symbol to another."""
+        _checked(limit, depth, source=source, target=target, repo=repo)
         return graph.ask(lambda s: compact(answers.call_path(s, source, target, repo, depth, limit)))
 
-    @server.tool()
+    @server.tool(description=f"The tests (pytest node ids) that exercise these symbols. Up to {MAX_SYMBOLS} "
+                             f"symbols.{_LIMITS}")
     def tests_for(symbols: list[str], depth: int = 8, repo: str | None = None, limit: int = 40) -> str:
-        """The tests (pytest node ids) that exercise these symbols."""
+        _checked(limit, depth, symbols, repo=repo)
         return graph.ask(lambda s: compact(answers.tests_for(s, symbols, repo, depth, limit)))
 
-    @server.tool()
+    @server.tool(description="From `git diff` of an ingested repository: changed symbols, their impact and the "
+                             "tests to run. `since` is a commit (a branch, tag, id or HEAD~2; default HEAD); "
+                             f"`path`, when given, is inside the repository's ingested root.{_LIMITS}")
     def changes(path: str | None = None, since: str | None = None, staged: bool = False, repo: str | None = None,
                 limit: int = 40) -> str:
-        """From `git diff` of an ingested repository: changed symbols, their impact and the tests to run."""
+        _checked(limit, path=path, since=since, repo=repo)
+
         def answer(s: Store) -> str:
             report = diff_changes(s, Path(path) if path else None, repo, since, staged, limit=limit)
             head = [f"changed in {report.repo}: {len(report.changed)} symbols"]
@@ -95,9 +184,11 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
             return "\n\n".join(["\n".join(head), compact(report.impact), compact(report.tests)])
         return graph.ask(answer)
 
-    @server.tool()
+    @server.tool(description="A module's public interface (signatures, first doc line, uses) and its "
+                             f"dependencies both ways.{_LIMITS}")
     def module_summary(module: str, repo: str | None = None, limit: int = 30) -> str:
-        """A module's public interface (signatures, first doc line, uses) and its dependencies both ways."""
+        _checked(limit, module=module, repo=repo)
+
         def answer(s: Store) -> str:
             summary = answers.module_summary(s, module, repo, limit)
             target = summary["module"]
@@ -105,33 +196,157 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
                                 compact(summary["interface"]), compact(summary["dependencies"])])
         return graph.ask(answer)
 
-    @server.tool()
+    @server.tool(description=(
+        "Run Cypher that reads the graph (params as a JSON object). Nodes: Repo, Module, Symbol (Class|Function|"
+        "Method|Variable; key repo:qname), External; edges: CONTAINS, DEFINES, CALLS/IMPORTS/INHERITS {line, "
+        "resolution, confidence}. Only reading queries run: a query starts with MATCH, OPTIONAL MATCH, WITH, "
+        "UNWIND, RETURN or CALL; no writes, LOAD CSV, administration commands or procedures beyond db.labels, "
+        "db.schema.* and the full-text/vector index queries. "
+        f"Limits: query up to {MAX_QUERY:,} characters, params up to {MAX_PARAMS:,} characters and {MAX_NESTING} "
+        f"levels deep, `limit` 1–{MAX_LIMIT:,} rows (the query stops there), {UNTRUSTED_TIMEOUT:g} s."))
     def cypher(query: str, params: str = "{}", limit: int = 50) -> str:
-        """Run read-only Cypher (params as a JSON object). Nodes: Repo, Module, Symbol (Class|Function|Method|
-        Variable; key repo:qname), External; edges: CONTAINS, DEFINES, CALLS/IMPORTS/INHERITS {line, resolution,
-        confidence}."""
-        try:
-            values = json.loads(params or "{}")
-        except json.JSONDecodeError as e:
-            raise ToolError(f"params is not a JSON object: {e}") from e
-        if not isinstance(values, dict):
-            raise ToolError("params must be a JSON object")
+        _checked(limit)
+        _text("query", query, MAX_QUERY)
+        values = parse_params(params)
         return graph.ask(lambda s: compact(answers.run_cypher(s, query, values, limit)))
+
+    # ── project memory: its tools live in kg.memory.mcp_tools and are registered here ──
+    memory_tools.register(server, graph)
 
     return server, graph
 
 
+def parse_params(params: str | None) -> dict[str, Any]:
+    """cypher's `params`: a JSON object within the size and nesting limits, or a ToolError saying which."""
+    _text("params", params, MAX_PARAMS)
+    if (depth := nesting(params or "")) > MAX_NESTING:
+        raise ToolError(f"`params` nests {depth:,} levels deep; at most {MAX_NESTING} are accepted")
+    try:
+        values = json.loads(params or "{}")
+    except json.JSONDecodeError as e:
+        raise ToolError(f"`params` is not a JSON object: {e.msg} at character {e.pos}") from e
+    if not isinstance(values, dict):
+        raise ToolError("`params` must be a JSON object, such as {\"repo\": \"shop\"}")
+    return values
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def nesting(text: str) -> int:
+    """How deep brackets nest in JSON `text`, strings skipped (a scan, so 5,000 levels cost no recursion)."""
+    depth = deepest = 0
+    for m in _JSON_TOKEN.finditer(text):
+        token = m.group()
+        if token in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in "]}":
+            depth -= 1
+    return deepest
+
+
+def request_id(line: str) -> int | str | None:
+    """The top-level `id` of a JSON-RPC line, read without parsing the rest (None when there is none to trust)."""
+    depth = 0
+    for m in _JSON_TOKEN.finditer(line):
+        token = m.group()
+        if token in "[{":
+            depth += 1
+        elif token in "]}":
+            depth -= 1
+        elif depth == 1 and token == '"id"':
+            rest = line[m.end():].lstrip()
+            if not rest.startswith(":"):
+                continue
+            try:
+                value, _ = json.JSONDecoder().raw_decode(rest[1:].lstrip())
+                if isinstance(value, str):
+                    value.encode("utf-8")  # a lone surrogate in the id itself: answer with a null id
+            except (ValueError, UnicodeEncodeError):
+                return None
+            return value if isinstance(value, int | str) and not isinstance(value, bool) else None
+    return None
+
+
+def refusal(line: str) -> types.JSONRPCError | None:
+    """None when the MCP library can read `line`, else the JSON-RPC error that answers it."""
+    if len(line) > MAX_REQUEST_CHARS:
+        return _error(line, types.INVALID_REQUEST, f"the request is {len(line):,} characters; kg accepts at most "
+                                                   f"{MAX_REQUEST_CHARS:,} per request")
+    if (depth := nesting(line)) > MAX_NESTING:
+        return _error(line, types.INVALID_REQUEST, f"the request nests {depth:,} levels deep; kg accepts at most "
+                                                   f"{MAX_NESTING}")
+    try:
+        types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        return None
+    except Exception as invalid:  # noqa: BLE001 (whatever the library rejects is answered, never dropped)
+        reason = str(invalid).splitlines()[0][:200]
+    try:
+        parsed = json.loads(line)
+    except ValueError as e:
+        return _error(line, types.PARSE_ERROR, f"the request is not JSON ({getattr(e, 'msg', e)})")
+    try:
+        json.dumps(parsed, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as e:
+        return _error(line, types.INVALID_REQUEST, f"the request holds a lone UTF-16 surrogate ({e.object[e.start]!a}"
+                                                   "): send text as UTF-8 or as complete surrogate pairs")
+    return _error(line, types.INVALID_REQUEST, f"the request is not a JSON-RPC message MCP accepts: {reason}")
+
+
+def _error(line: str, code: int, message: str) -> types.JSONRPCError:
+    return types.JSONRPCError(jsonrpc="2.0", id=request_id(line), error=types.ErrorData(code=code, message=message))
+
+
+class CheckedStdin:
+    """stdin's lines for the MCP library, with each line it would drop answered here instead."""
+
+    def __init__(self) -> None:
+        self.replies: Any = None  # the server's write stream, set once the transport is up
+        self._ready = anyio.Event()
+
+    def attach(self, write_stream: Any) -> None:
+        self.replies = write_stream
+        self._ready.set()
+
+    async def lines(self, source: Any) -> AsyncIterator[str]:
+        async for line in source:
+            if not line.strip():
+                continue
+            error = refusal(line)
+            if error is None:
+                yield line
+                continue
+            await self._ready.wait()
+            try:
+                await self.replies.send(SessionMessage(error))
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                return
+
+
+async def serve_stdio(server: MCPServer) -> None:
+    """MCPServer.run_stdio_async with checked stdin (the library has no hook for it, hence the low-level server)."""
+    checked = CheckedStdin()
+    stdin = anyio.wrap_file(TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+    async with stdio_server(stdin=checked.lines(stdin)) as (read_stream, write_stream):
+        checked.attach(write_stream)
+        low = server._lowlevel_server
+        await low.run(read_stream, write_stream, low.create_initialization_options())
+
+
 def serve(settings: Settings) -> None:
+    logging.getLogger("neo4j").setLevel(logging.CRITICAL)  # as kg.cli.main: kg reports a lost connection itself
     server, graph = build(settings)
     try:
-        server.run("stdio")
+        anyio.run(serve_stdio, server)
     finally:
         graph.close()
 
 
 def tool_names() -> list[str]:
     """The tools `kg mcp` offers (for docs and tests)."""
-    return ["find", "callers", "callees", "impact", "path", "tests_for", "changes", "module_summary", "cypher"]
+    return ["find", "callers", "callees", "impact", "path", "tests_for", "changes", "module_summary", "cypher",
+            *memory_tools.TOOL_NAMES]
 
 
 __all__ = ["build", "serve", "tool_names"]

@@ -25,18 +25,23 @@ def cell(value: Any) -> str:
     return str(value)
 
 
-def table(answer: Answer) -> Group:
-    """The answer as a rich table with its notes, for a terminal."""
+def table(answer: Answer, width: int = 160) -> Group:
+    """The answer as a rich table with its notes, for a terminal `width` columns wide."""
     parts: list[Any] = []
     if answer.rows:
         t = Table(title=Text(answer.title), show_edge=False, title_justify="left")
-        merged = "path" in answer.columns and "line" in answer.columns  # one `at` column: path:line
-        columns = [c for c in answer.columns if not (merged and c == "line")]
-        for column in columns:
-            t.add_column("at" if merged and column == "path" else column, overflow="fold",
-                         justify="right" if column in _NUMERIC else "left")
-        for row in answer.rows:
-            t.add_row(*(Text(_at(row) if merged and c == "path" else cell(row.get(c))) for c in columns))
+        columns = shown_columns(answer.columns)
+        cells = [[value(row, c) for c, _ in columns] for row in answer.rows]
+        keep = max(12, min(_KEEP, width // max(1, len(columns))))
+        for i, (column, header) in enumerate(columns):
+            # Dotted names and places read badly folded mid-word: they keep up to _KEEP characters on one line
+            # and the free-text columns give way first; a header never breaks.
+            longest = max(len(r[i]) for r in cells)
+            numeric = column in _NUMERIC
+            t.add_column(header, justify="right" if numeric else "left", overflow="fold",
+                         min_width=max(len(header), 0 if numeric or column in _FREE_TEXT else min(longest, keep)))
+        for row_cells in cells:
+            t.add_row(*(Text(v) for v in row_cells))
         parts.append(t)
     else:
         parts.append(Text(f"{answer.title}: none", style="yellow"))
@@ -45,22 +50,39 @@ def table(answer: Answer) -> Group:
     return Group(*parts)
 
 
+_KEEP = 40
+_FREE_TEXT = frozenset({"signature", "note", "doc", "how", "steps", "names", "modules", "why"})
 _NUMERIC = frozenset({"depth", "confidence", "fan_in", "fan_out", "callers", "lines", "distance", "length", "uses"})
+# A file column and its line column show as one `path:line` cell. A row with a call site has two places: where the
+# call is (`call at`) and where the symbol is defined (`defined at`); they are different files more often than not.
+_PLACES = {"path": "line", "call_path": "call_line"}
 
 
-def _at(row: dict[str, Any]) -> str:
-    if row.get("path") is None:
-        return ""
-    return f"{row['path']}:{row['line']}" if row.get("line") is not None else str(row["path"])
+def shown_columns(columns: list[str]) -> list[tuple[str, str]]:
+    """(column, header) pairs to show: each file column merged with its line column."""
+    merged = {p for p, line in _PLACES.items() if p in columns and line in columns}
+    hidden = {_PLACES[p] for p in merged}
+    headers = {"path": "defined at" if "call_path" in merged else "at", "call_path": "call at"}
+    return [(c, headers[c] if c in merged else c) for c in columns if c not in hidden]
+
+
+def value(row: dict[str, Any], column: str) -> str:
+    """One cell: a merged place as `path:line`, anything else as `cell` shows it."""
+    if column in _PLACES and _PLACES[column] in row:
+        path, line = row.get(column), row.get(_PLACES[column])
+        if path is None:
+            return ""
+        return f"{path}:{line}" if line is not None else str(path)
+    return cell(row.get(column))
 
 
 def compact(answer: Answer) -> str:
     """The answer as a header line, a tab-separated table and notes: what an agent reads in few tokens."""
-    lines = [f"{answer.title}: {answer.total if not answer.truncated else answer.truncation_note()}"
-             if answer.truncated else f"{answer.title}: {answer.total} {answer.noun}"]
+    lines = [f"{answer.title}: {answer.truncation_note() if answer.truncated else f'{answer.total} {answer.noun}'}"]
     if answer.rows:
-        columns = [c for c in answer.columns if any(row.get(c) not in (None, "", []) for row in answer.rows)]
-        lines.append("\t".join(columns))
-        lines += ["\t".join(cell(row.get(c)) for c in columns) for row in answer.rows]
+        columns = [(c, h) for c, h in shown_columns(answer.columns)
+                   if any(row.get(c) not in (None, "", []) for row in answer.rows)]
+        lines.append("\t".join(h for _, h in columns))
+        lines += ["\t".join(value(row, c) for c, _ in columns) for row in answer.rows]
     lines += answer.notes
     return "\n".join(lines)

@@ -10,11 +10,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kg.errors import InputError
+from kg.errors import InputError, shorten
+from kg.navigate import names
 from kg.store import Store
 
 _PATH_LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+)$")
 _MAX_CANDIDATES = 20
+_SUGGESTIONS = 3
+# Errors name CLI flags and commands; kg.navigate.mcp_server rewrites them into MCP arguments and tools.
+REPO_HINT = "pass --repo"
 
 
 @dataclass(frozen=True)
@@ -44,8 +48,8 @@ class AmbiguousName(InputError):
         self.candidates = candidates
         shown = "\n".join(f"  {c.repo}:{c.label()}" for c in candidates[:_MAX_CANDIDATES])
         more = f"\n  … and {len(candidates) - _MAX_CANDIDATES} more" if len(candidates) > _MAX_CANDIDATES else ""
-        super().__init__(f"{text!r} is ambiguous ({len(candidates)} candidates): give a longer dotted name, "
-                         f"path:line or --repo\n{shown}{more}")
+        super().__init__(f"{shorten(text)} is ambiguous ({len(candidates)} candidates): give a longer dotted name, "
+                         f"path:line or {REPO_HINT}\n{shown}{more}")
 
 
 def resolve(store: Store, text: str, repo: str | None = None) -> Target:
@@ -62,8 +66,7 @@ def resolve(store: Store, text: str, repo: str | None = None) -> Target:
     if exact:
         candidates = exact
     if not candidates:
-        where = f" in repository {repo!r}" if repo else ""
-        raise InputError(f"no symbol or module named {text!r}{where}: try `kg find {text}` for fuzzy matches")
+        raise InputError(not_found(store, text, repo))
     if len(candidates) > 1:
         symbols = [c for c in candidates if not c.is_module]
         if len(symbols) == 1 and all(c.qname == symbols[0].qname for c in candidates):
@@ -72,35 +75,47 @@ def resolve(store: Store, text: str, repo: str | None = None) -> Target:
     return candidates[0]
 
 
+def not_found(store: Store, text: str, repo: str | None) -> str:
+    """The error for a name nothing has: the closest names when there are some (what `find` would list first)."""
+    where = f" in repository {shorten(repo)}" if repo else ""
+    near = names.near(store, text, repo, fetch=50)[:_SUGGESTIONS]
+    if not near:
+        return (f"no symbol or module named {shorten(text)}{where}, nor any name close to it: "
+                f"try `kg find {text[:80]}` for fuzzy matches (it also searches docstrings)")
+    shown = ", ".join(f"{r['qname']}" + ("" if repo else f" ({r['repo']})") for r in near)
+    return (f"no symbol or module named {shorten(text)}{where}; closest: {shown} "
+            f"(try `kg find {text[:80]}` for fuzzy matches)")
+
+
 def resolve_all(store: Store, texts: list[str], repo: str | None = None) -> list[Target]:
     """Several targets that must live in one repository (a query walks one repository's graph)."""
     targets = [resolve(store, t, repo) for t in texts]
     repos = sorted({t.repo for t in targets})
     if len(repos) > 1:
-        raise InputError(f"the symbols belong to different repositories ({', '.join(repos)}): pass --repo")
+        raise InputError(f"the symbols belong to different repositories ({', '.join(repos)}): {REPO_HINT}")
     return targets
 
 
 def pick_repo(store: Store, repo: str | None) -> str:
     """The repository a whole-repo question is about: the one given, or the only one in the graph."""
-    names = [r["repo"] for r in store.read("repos")]
+    known = [r["repo"] for r in store.read("repos")]
     if repo:
-        if repo not in names:
-            raise InputError(f"no repository named {repo!r} in the graph (have: {', '.join(names) or 'none'})")
+        if repo not in known:
+            raise InputError(f"no repository named {shorten(repo)} in the graph (have: {', '.join(known) or 'none'})")
         return repo
-    if len(names) == 1:
-        return names[0]
-    if not names:
-        raise InputError("the graph holds no repository: ingest one first (`kg ingest PATH`)")
-    raise InputError(f"the graph holds {len(names)} repositories ({', '.join(names)}): pass --repo")
+    if len(known) == 1:
+        return known[0]
+    if not known:
+        raise InputError("the graph holds no repository: ingest one first (in a terminal: `kg ingest PATH`)")
+    raise InputError(f"the graph holds {len(known)} repositories ({', '.join(known)}): {REPO_HINT}")
 
 
 def _at_line(store: Store, path: str, line: int, repo: str | None, text: str) -> Target:
     modules = [_target(r) for r in store.read("find_symbol", symbol=path, repo=repo, limit=50)
                if r["kind"] == "module" and r["path"] == path]
     if not modules:
-        raise InputError(f"no file {path!r} in the graph{f' of {repo!r}' if repo else ''}: check the path "
-                         "(relative to the ingested root)")
+        where = f" of {shorten(repo)}" if repo else ""
+        raise InputError(f"no file {shorten(path)} in the graph{where}: check the path (relative to the ingested root)")
     if len(modules) > 1:
         raise AmbiguousName(text, modules)
     module = modules[0]

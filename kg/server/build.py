@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from kg.errors import ServerError, ToolMissing
 
 LAUNCHER_SOURCES = Path(__file__).parent / "launcher"
 MAIN_CLASS = "kg.launcher.Launcher"
+PRUNE_AFTER_DAYS = 14
 
 
 def cache_root() -> Path:
@@ -54,6 +56,8 @@ def ensure_launcher(on_build: Callable[[str], None] | None = None) -> str:
     target = launcher_dir()
     if not (target / "ready").exists():
         _build(target, on_build)
+    else:
+        (target / "ready").touch()  # "used now": another checkout's build only prunes builds nobody used lately
     return f"{target / 'kg-neo4j-launcher.jar'}{os.pathsep}{target / 'lib' / '*'}"
 
 
@@ -83,8 +87,22 @@ def _build(target: Path, on_build: Callable[[str], None] | None) -> None:
         if not (target / "ready").exists():
             raise
     shutil.rmtree(work, ignore_errors=True)
-    for old in target.parent.iterdir():  # builds of earlier launcher versions are ~140 MB each
-        if old.name != target.name and not old.name.startswith(f"{target.name}."):
+    _prune(target)
+
+
+def _prune(keep: Path) -> None:
+    """Remove builds of other launcher versions (~140 MB each) that no start used for PRUNE_AFTER_DAYS: another
+    checkout on the machine (an older branch, a second clone) may still start the version it was built for."""
+    cutoff = time.time() - PRUNE_AFTER_DAYS * 86400
+    for old in keep.parent.iterdir():
+        if old.name == keep.name or old.name.startswith(f"{keep.name}."):
+            continue
+        marker = old / "ready"
+        try:  # a folder without `ready` is a build under way (or one that died): judged by its own age
+            used = (marker if marker.exists() else old).stat().st_mtime
+        except OSError:
+            continue
+        if used < cutoff:
             if old.is_dir():
                 shutil.rmtree(old, ignore_errors=True)
             else:

@@ -1,25 +1,31 @@
-"""Start, stop and inspect kg's local Neo4j: one JVM per data folder, tracked by a pid file next to the data.
+"""Start, stop and inspect kg's local Neo4j: one JVM per data folder (by default one per user, see kg.settings).
 
-Files in the data folder: `server.pid` (the JVM's pid), `server.json` (ports and start time), `server.log` (the
-launcher's output; Neo4j's own logs are under `logs/`), `password` (see kg.settings).
+Files in the data folder, all owner-only: `neo4j.conf` (the settings of kg/server/neo4j_config.py), `server.pid`
+and `server.json` (see kg.server.state), `server.log` (the launcher's output; Neo4j's own logs are under `logs/`),
+`password` (see kg.settings), `import/` (kept empty) and Neo4j's store under `data/`.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import signal
 import socket
 import subprocess
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import Any
 
-from kg.errors import PortInUse, ServerError
-from kg.server import build
+from kg import disk
+from kg.errors import KgError, PortInUse, ServerError
+from kg.server import build, state
+from kg.server.neo4j_config import write_conf
 from kg.settings import Settings
+from kg.store import Store
 
 JVM_FLAGS = (
     "--add-opens=java.base/java.nio=ALL-UNNAMED",
@@ -30,109 +36,206 @@ JVM_FLAGS = (
 )
 START_TIMEOUT_S = 180.0
 STOP_TIMEOUT_S = 60.0
+START_MIN_FREE_MB = 64  # a start writes a little (recovery, a checkpoint, logs) even before anything is ingested
+DEFAULT_DATABASE = "neo4j"  # the one user database of Neo4j Community, created by the launcher's first start
+
+
+@dataclass(frozen=True)
+class DatabaseState:
+    """The `neo4j` database as Neo4j itself reports it (SHOW DATABASES on the system database)."""
+
+    name: str
+    status: str  # "online", "offline", "failed" (Neo4j stopped writing to it), "unknown" (could not ask)
+    access: str = ""  # "read-write" or "read-only"
+    message: str = ""  # Neo4j's reason when it is not healthy
+
+    @property
+    def online(self) -> bool:
+        return self.status == "online"
 
 
 @dataclass(frozen=True)
 class ServerStatus:
-    running: bool
+    running: bool  # the launcher runs and Bolt answers
     pid: int | None
     bolt_port: int
     http_port: int
     data_dir: str
     browser_url: str
     uri: str
+    started_at: str | None = None
+    neo4j_version: str | None = None
+    kg_version: str | None = None
+    database: DatabaseState | None = None  # asked only when running
+    last_error: str | None = None  # why the last start failed, while not running
+    others: list[dict[str, Any]] = field(default_factory=list)  # the user's other running kg servers
     already_running: bool = False
     seconds: float | None = None  # how long start took
 
+    @property
+    def online(self) -> bool:
+        return self.running and self.database is not None and self.database.online
+
     def to_dict(self) -> dict:
-        return asdict(self)
+        return {**asdict(self), "online": self.online}
 
 
-def status(settings: Settings) -> ServerStatus:
-    state = _read_state(settings.data_dir)
-    pid = _live_launcher_pid(settings.data_dir)
-    bolt = state.get("bolt_port", settings.bolt_port)
-    http = state.get("http_port", settings.http_port)
+def is_running(settings: Settings) -> bool:
+    """Cheap: the data folder's launcher is alive and its Bolt port answers (no query)."""
+    server = state.running(settings.data_dir)
+    return server is not None and _answers(server.get("bolt_port", settings.bolt_port))
+
+
+def status(settings: Settings, database: bool = True) -> ServerStatus:
+    """The truth about the data folder's server; with `database`, also its database's state from Neo4j."""
+    saved = state.read(settings.data_dir)
+    server = state.running(settings.data_dir)
+    bolt = (server or saved).get("bolt_port", settings.bolt_port)
+    http = (server or saved).get("http_port", settings.http_port)
+    up = server is not None and _answers(bolt)
+    others = [{k: s.get(k) for k in ("data_dir", "pid", "bolt_port", "http_port", "started_at")}
+              for s in state.all_running() if Path(s["data_dir"]) != settings.data_dir]
     return ServerStatus(
-        running=pid is not None and _answers(bolt),
-        pid=pid,
+        running=up,
+        pid=server["pid"] if server else None,
         bolt_port=bolt,
         http_port=http,
         data_dir=str(settings.data_dir),
         browser_url=f"http://127.0.0.1:{http}/browser/",
         uri=f"bolt://127.0.0.1:{bolt}",
+        started_at=(server or {}).get("started_at"),
+        neo4j_version=(server or {}).get("neo4j_version"),
+        kg_version=(server or {}).get("kg_version"),
+        database=database_state(replace(settings, bolt_port=bolt)) if up and database else None,
+        last_error=None if server else saved.get("last_error") or _death(settings, saved),
+        others=others,
     )
+
+
+def database_state(settings: Settings, name: str = DEFAULT_DATABASE) -> DatabaseState:
+    """Ask Neo4j how its database is: SHOW DATABASES on `system`, then one tiny read when it says online, since a
+    database Neo4j gave up on (a panic on a full disk) is still listed online, with the reason as its message."""
+    local = replace(settings, uri=f"bolt://127.0.0.1:{settings.bolt_port}", uri_configured=False)
+    try:
+        with Store.connect(replace(local, database="system")) as system:
+            rows = system.read("server/databases", name=name)
+    except KgError as e:
+        return DatabaseState(name, "unknown", message=str(e))
+    if not rows:
+        return DatabaseState(name, "unknown", message=f"Neo4j lists no database named {name!r}")
+    row = rows[0]
+    found = DatabaseState(name, row["status"] or "unknown", row["access"] or "", row["message"] or "")
+    if found.access == "read-only" and not found.message:  # Neo4j's own answer to a disk it cannot grow into
+        found = replace(found, message=disk.full_disk_note(settings) or "")
+    if not found.online:
+        return found
+    try:
+        with Store.connect(replace(local, database=name)) as store:
+            store.read("server/probe")
+    except KgError as e:
+        return replace(found, status="failed", message=found.message or str(e))
+    return found
 
 
 def start(settings: Settings, timeout: float = START_TIMEOUT_S,
           on_build: Callable[[str], None] | None = None) -> ServerStatus:
-    """Start the local server unless it already runs; return once Bolt answers."""
+    """Start the local server unless it already runs; return once its database is online, else raise."""
     current = status(settings)
     if current.running:
-        return ServerStatus(**{**current.to_dict(), "already_running": True})
+        _require_online(current)
+        return replace(current, already_running=True)
     if current.pid is not None:  # alive but not answering yet: another `start` is in progress
         return _wait_until_ready(settings, current.pid, time.monotonic() + timeout, time.monotonic())
 
     for port, name, env in ((settings.bolt_port, "Bolt", "KG_BOLT_PORT"), (settings.http_port, "HTTP", "KG_HTTP_PORT")):
         if not _port_free(port):
+            holder = state.holder_of(port)
+            if holder:
+                raise PortInUse(f"port {port} ({name}) is used by kg's server for {holder['data_dir']} "
+                                f"(pid {holder['pid']}): use it with --data-dir {holder['data_dir']}, "
+                                f"or set {env} for this one")
             raise PortInUse(f"port {port} ({name}) is already in use by another process: stop it or set {env}")
 
     began = time.monotonic()
     classpath = build.ensure_launcher(on_build)
     data_dir = settings.data_dir
-    data_dir.mkdir(parents=True, exist_ok=True)
+    state.make_private_tree(data_dir)
+    disk.require_free_space(settings, "start Neo4j", needed_mb=min(START_MIN_FREE_MB, settings.min_free_mb))
+    for folder in ("import", "plugins"):  # Neo4j reads these; kg keeps them empty
+        state.make_private_dir(data_dir / folder)
+    conf = data_dir / "neo4j.conf"
+    write_conf(settings, conf)
     password_mark = data_dir / "data" / "kg-password.sha256"  # inside Neo4j's store: gone when the store is
     password_digest = hashlib.sha256(settings.password.encode()).hexdigest()
     env = {
         **os.environ,
         "KG_NEO4J_HOME": str(data_dir),
-        "KG_BOLT_PORT": str(settings.bolt_port),
-        "KG_HTTP_PORT": str(settings.http_port),
-        "KG_PAGECACHE": settings.pagecache,
+        "KG_NEO4J_CONF": str(conf),
+        "KG_DATABASE": DEFAULT_DATABASE,
         "KG_NEO4J_PASSWORD": settings.password,
         # Setting the password costs seconds at every start; skip it when this store already has this one.
         "KG_PASSWORD_ALREADY_SET": "1" if _read(password_mark) == password_digest else "0",
     }
     command = [build.java_executable(), "-Xms256m", f"-Xmx{settings.heap}", *JVM_FLAGS, "-cp", classpath,
                build.MAIN_CLASS]
-    log = (data_dir / "server.log").open("w", encoding="utf-8")
-    with log:
+    fd = os.open(data_dir / "server.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as log:
+        # umask 077: every file Neo4j creates in the store and logs is owner-only too.
         process = subprocess.Popen(command, cwd=data_dir, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
-    (data_dir / "server.pid").write_text(f"{process.pid}\n", encoding="utf-8")
-    (data_dir / "server.json").write_text(json.dumps({
-        "pid": process.pid, "bolt_port": settings.bolt_port, "http_port": settings.http_port,
-        "started_at": time.time(),
-    }), encoding="utf-8")
+                                   stderr=subprocess.STDOUT, start_new_session=True, umask=0o077)
+    state.record(data_dir, process.pid, {
+        "bolt_port": settings.bolt_port, "http_port": settings.http_port, "data_dir": str(data_dir),
+        "started_at": datetime.now(UTC).isoformat(timespec="seconds"), "kg_version": _kg_version(),
+    })
     ready = _wait_until_ready(settings, process.pid, began + timeout, began, process)
-    password_mark.write_text(password_digest, encoding="utf-8")
+    state.make_private_dir(password_mark.parent)
+    state.write_private(password_mark, password_digest)
     return ready
 
 
 def stop(settings: Settings, timeout: float = STOP_TIMEOUT_S) -> bool:
     """Stop the local server; False when none was running. SIGTERM lets Neo4j shut down cleanly."""
-    pid = _live_launcher_pid(settings.data_dir)
+    pid = state.live_pid(settings.data_dir)
     if pid is None:
-        _forget(settings.data_dir)
+        death = _death(settings, state.read(settings.data_dir))
+        state.forget(settings.data_dir, **(_kept_error(settings.data_dir) or ({"last_error": death} if death else {})))
         return False
+    ports = [state.read(settings.data_dir).get(p) for p in ("bolt_port", "http_port")]
     os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and _alive(pid):
+    while time.monotonic() < deadline and state.alive(pid):
         time.sleep(0.2)
-    if _alive(pid):
+    if state.alive(pid):
         os.kill(pid, signal.SIGKILL)
-    _forget(settings.data_dir)
+    # A JVM that halted is listed as exited a moment before its last thread lets go of the ports.
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not all(_port_free(p) for p in ports if p):
+        time.sleep(0.2)
+    state.forget(settings.data_dir)
     return True
 
 
-def logs(settings: Settings, lines: int = 40) -> str:
-    parts = []
+def restart(settings: Settings, on_build: Callable[[str], None] | None = None) -> ServerStatus:
+    stop(settings)
+    return start(settings, on_build=on_build)
+
+
+def logs(settings: Settings, lines: int = 40) -> dict[str, list[str]]:
+    """The last `lines` of the launcher's log and Neo4j's own logs, by path (the logs that exist)."""
+    tails = {}
     for path in (settings.data_dir / "server.log", settings.data_dir / "logs" / "neo4j.log",
                  settings.data_dir / "logs" / "debug.log"):
         if path.exists():
-            tail = path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]
-            parts.append(f"==> {path} <==\n" + "\n".join(tail))
-    return "\n\n".join(parts) or f"no logs yet in {settings.data_dir}"
+            tails[str(path)] = path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]
+    return tails
+
+
+def _require_online(current: ServerStatus) -> None:
+    db = current.database
+    if db is not None and not db.online:
+        reason = f": {db.message}" if db.message else ""
+        raise ServerError(f"Neo4j runs (pid {current.pid}) but its `{db.name}` database is {db.status}{reason}; "
+                          f"after fixing that, `kg server restart`")
 
 
 def _wait_until_ready(settings: Settings, pid: int, deadline: float, began: float,
@@ -141,46 +244,50 @@ def _wait_until_ready(settings: Settings, pid: int, deadline: float, began: floa
     while time.monotonic() < deadline:
         text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
         error = next((line for line in text.splitlines() if line.startswith("KG-ERROR ")), None)
-        exited = process.poll() is not None if process else not _alive(pid)
+        exited = process.poll() is not None if process else not state.alive(pid)
         if error or exited:
-            if process and process.poll() is None:
-                process.kill()
-            _forget(settings.data_dir)
+            if process and error:  # the launcher shuts Neo4j down cleanly after reporting; give it the time
+                try:
+                    process.wait(timeout=STOP_TIMEOUT_S)
+                except subprocess.TimeoutExpired:
+                    process.kill()
             reason = error.removeprefix("KG-ERROR ") if error else "the JVM exited"
+            reason = reason if len(reason) <= 400 else reason[:400] + "…"
+            state.forget(settings.data_dir, last_error=reason,
+                         failed_at=datetime.now(UTC).isoformat(timespec="seconds"))
             raise ServerError(f"Neo4j did not start: {reason} (see `kg server logs`)")
-        if "KG-READY" in text and _answers(settings.bolt_port):
-            ready = status(settings)
-            return ServerStatus(**{**ready.to_dict(), "seconds": round(time.monotonic() - began, 2)})
+        ready = next((line for line in text.splitlines() if line.startswith("KG-READY")), None)
+        if ready and _answers(settings.bolt_port):
+            neo4j_version = ready.partition("neo4j=")[2].strip() or None
+            state.update(settings.data_dir, neo4j_version=neo4j_version)
+            current = status(settings)
+            _require_online(current)
+            return replace(current, seconds=round(time.monotonic() - began, 2))
         time.sleep(0.2)
     raise ServerError(f"Neo4j did not answer within {int(deadline - began)} s: see `kg server logs`")
 
 
-def _live_launcher_pid(data_dir: Path) -> int | None:
-    try:
-        pid = int((data_dir / "server.pid").read_text(encoding="utf-8").strip())
-    except (OSError, ValueError):
+def _death(settings: Settings, saved: dict[str, Any]) -> str | None:
+    """Why a server that was not stopped by kg is gone (its pid is recorded, its process is not there)."""
+    if not saved.get("pid"):
         return None
-    if not _alive(pid):
-        return None
-    # A recycled pid belongs to some other program: only our launcher counts.
-    try:
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return pid
-    return pid if build.MAIN_CLASS.encode() in cmdline else None
+    lines = _read(settings.data_dir / "server.log") or ""
+    said = [line.removeprefix("KG-DATABASE ") for line in lines.splitlines() if line.startswith("KG-DATABASE ")]
+    reason = f"it stopped by itself (pid {saved['pid']})" + (f" after: {said[-1]}" if said else "")
+    note = disk.full_disk_note(settings)
+    return f"{reason}; {note}" if note else reason
 
 
-def _alive(pid: int) -> bool:
+def _kept_error(data_dir: Path) -> dict[str, Any]:
+    saved = state.read(data_dir)
+    return {k: saved[k] for k in ("last_error", "failed_at") if saved.get(k)}
+
+
+def _kg_version() -> str:
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:  # a zombie (exited, not yet reaped) is not alive
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
-    except (OSError, IndexError):
-        return True
+        return version("kg")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def _read(path: Path) -> str | None:
@@ -188,18 +295,6 @@ def _read(path: Path) -> str | None:
         return path.read_text(encoding="utf-8").strip()
     except OSError:
         return None
-
-
-def _read_state(data_dir: Path) -> dict:
-    try:
-        return json.loads((data_dir / "server.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-
-
-def _forget(data_dir: Path) -> None:
-    for name in ("server.pid", "server.json"):
-        (data_dir / name).unlink(missing_ok=True)
 
 
 def _port_free(port: int) -> bool:

@@ -1,6 +1,7 @@
 // The second half of a turn's context, for the next file: the modules its seeds (files it uses, done files that
 // use it) import or call, a card for each seed and neighbour (stored summary, public symbols with signatures,
-// imports, how often it is called or imported), reference material related to it, and the decisions that apply. One round trip.
+// imports, how often it is called or imported) and reference material related to it. One round trip.
+// (Project memory about these modules comes from queries/memory/, see agent/memory.py.)
 :param repo => 'calc';
 :param plan => 'calc-1a2b3c4d';
 :param next => 'calc/cli.py';
@@ -9,7 +10,6 @@
 :param max_symbols => 24;
 :param max_methods => 6;
 :param max_references => 4;
-:param max_decisions => 6;
 CALL () {
   UNWIND $seeds AS path
   CALL (path) {
@@ -69,19 +69,4 @@ CALL () {
                   confidence: r.confidence, helpful_aspects: r.helpful_aspects,
                   usage_suggestions: r.usage_suggestions, summary: m.summary} END)[..$max_references] AS references
 }
-CALL (paths) {
-  CALL (paths) {
-    MATCH (:Plan {id: $plan})-[:HAS_DECISION]->(d:Decision)
-    WHERE size(coalesce(d.paths, [])) = 0 OR any(p IN d.paths WHERE p IN paths OR p = $next)
-    RETURN d
-    UNION
-    UNWIND paths + [$next] AS path
-    MATCH (d:Decision)-[:ABOUT]->(:Module {repo: $repo, path: path})
-    RETURN d
-  }
-  WITH d
-  WHERE coalesce(d.status, 'active') = 'active'
-  ORDER BY d.valid_from DESC
-  RETURN collect(d {.id, .text, .rationale, .confidence, .paths})[..$max_decisions] AS decisions
-}
-RETURN neighbours, cards, references, decisions;
+RETURN neighbours, cards, references;

@@ -1,5 +1,6 @@
 // The first half of a turn's context: the plan, every planned file with whether it is done (planned minus
-// implemented: a Module or Document of the target repo at that path, or a written file kg does not parse), and
+// implemented: a Module or Document of the target repo at that path that parses, or a written file kg does not
+// parse; the same rule as plan_progress), and
 // the run's last turn (its result is the next prompt's tool_result). One round trip.
 :param plan => 'calc-1a2b3c4d';
 :param repo => 'calc';
@@ -9,7 +10,8 @@ CALL (p) {
   MATCH (p)-[:HAS_FILE]->(f:PlannedFile)
   OPTIONAL MATCH (m:Module {repo: $repo, path: f.path})
   OPTIONAL MATCH (d:Document {repo: $repo, path: f.path})
-  WITH f, (m IS NOT NULL OR d IS NOT NULL OR f.status = 'written') AS done
+  WITH f, coalesce(m.syntax_errors, 0) = 0 AND d.error IS NULL
+          AND (m IS NOT NULL OR d IS NOT NULL OR f.status = 'written') AS done
   ORDER BY f.ordinal
   RETURN collect({path: f.path, description: f.description, uses: f.uses, done: done}) AS files
 }

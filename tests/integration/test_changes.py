@@ -97,3 +97,47 @@ def test_parse_diff_maps_hunks_to_new_lines() -> None:
     files = parse_diff(diff)
     assert [(f.path, sorted(f.lines), f.deleted) for f in files] == [
         ("m.py", [4, 5, 12, 21, 22], False), ("gone.py", [], True)]
+
+
+def test_parse_diff_reads_hunks_by_their_lengths() -> None:
+    """An added line `++ counter` shows as `+++ counter` and a removed `-- x` as `--- x`: content, not headers
+    (issue 15.2)."""
+    diff = (
+        "diff --git a/c.py b/c.py\n--- a/c.py\n+++ b/c.py\n@@ -2,2 +2,3 @@\n--- x\n--- /dev/null\n"
+        "+++ counter\n+++ /dev/null\n+y\n\\ No newline at end of file\n"
+        "diff --git a/d.py b/d.py\n--- a/d.py\n+++ b/d.py\n@@ -7 +7 @@\n-a\n+b\n"
+    )
+    assert [(f.path, sorted(f.lines), f.deleted) for f in parse_diff(diff)] == [
+        ("c.py", [2, 3, 4], False), ("d.py", [7], False)]
+
+
+def test_parse_diff_unquotes_the_paths_git_quotes() -> None:
+    diff = (
+        'diff --git "a/caf\\303\\251.py" "b/caf\\303\\251.py"\n--- "a/caf\\303\\251.py"\n+++ "b/caf\\303\\251.py"\n'
+        "@@ -1 +1 @@\n-a\n+b\n"
+        'diff --git "a/tab\\there.py" "b/tab\\there.py"\n--- "a/tab\\there.py"\n+++ "b/tab\\there.py"\n'
+        "@@ -1 +1,2 @@\n-a\n+b\n+c\n"
+        "diff --git a/with space.py b/with space.py\n--- a/with space.py\t\n+++ b/with space.py\t\n"
+        "@@ -3 +3 @@\n-a\n+b\n"
+    )
+    assert [(f.path, sorted(f.lines)) for f in parse_diff(diff)] == [
+        ("café.py", [1]), ("tab\there.py", [1, 2]), ("with space.py", [3])]
+
+
+def test_git_diff_of_non_ascii_paths_and_plus_lines_end_to_end(tmp_path: Path) -> None:
+    """Real git output (the repository's own diff prefixes and quoting settings notwithstanding) read back right."""
+    from kg.navigate.changes import git_diff
+
+    root = tmp_path / "r"
+    root.mkdir()
+    git(root, "init", "-q")
+    git(root, "config", "diff.noprefix", "true")  # would drop the a/ b/ prefixes kg reads
+    git(root, "config", "diff.mnemonicPrefix", "true")
+    (root / "café.py").write_text("x = 1\ny = 2\n")
+    (root / "plain.py").write_text("a = 1\n")
+    git(root, "add", "-A")
+    git(root, "-c", "user.name=kg", "-c", "user.email=kg@example.invalid", "commit", "-q", "-m", "one")
+    (root / "café.py").write_text("x = 1\n++ counter\ny = 3\n")
+    (root / "plain.py").write_text("-- a\n")
+    files = parse_diff(git_diff(root))
+    assert [(f.path, sorted(f.lines)) for f in files] == [("café.py", [2, 3]), ("plain.py", [1])]

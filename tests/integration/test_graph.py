@@ -11,7 +11,7 @@ import pytest
 from kg import queries
 from kg.errors import AuthFailed, GraphUnavailable, QueryError
 from kg.settings import Settings
-from kg.store import Store
+from kg.store import Store, Transaction
 
 
 def symbol(qname: str, doc: str = "") -> dict:
@@ -53,10 +53,12 @@ def test_read_refuses_a_write(store: Store) -> None:
 
 
 def test_transaction_is_all_or_nothing(store: Store) -> None:
+    def work(tx: Transaction) -> None:
+        tx.write("ingest/symbols_put", [symbol("one")], repo="r")
+        tx.write("ingest/symbols_put", [{**symbol("bad"), "key": None}], repo="r")
+
     with pytest.raises(QueryError):
-        with store.transaction() as tx:
-            tx.write("ingest/symbols_put", [symbol("one")], repo="r")
-            tx.write("ingest/symbols_put", [{**symbol("bad"), "key": None}], repo="r")
+        store.transaction(work)
     assert store.read("graph_node_counts") == []
 
 

@@ -92,10 +92,14 @@ def test_guard_loop_errors_and_stall() -> None:
 def test_tool_arguments_are_checked() -> None:
     assert parse_arguments("read_file", '{"path": "a.py", "extra": 1}') == {"path": "a.py"}
     assert parse_arguments("record_decision", '{"text": "t", "rationale": null}') == {"text": "t"}
+    assert parse_arguments("impact", '{"target": "x", "depth": 5, "limit": 2.5}') == {"target": "x", "depth": 5,
+                                                                                      "limit": 2.5}
     for name, raw, message in [("nope", "{}", "unknown tool"), ("read_file", "{", "not valid JSON"),
                                ("read_file", "[]", "JSON object"), ("write_file", '{"path": "a"}', "needs content"),
                                ("record_decision", '{"text": "t", "paths": "a.py"}', "list of strings"),
-                               ("record_decision", '{"text": "t", "confidence": "high"}', "a number")]:
+                               ("record_decision", '{"text": "t", "confidence": "high"}', "a finite number"),
+                               ("impact", '{"target": "x", "depth": NaN}', "depth must be a finite number"),
+                               ("impact", '{"target": "x", "limit": Infinity}', "limit must be a finite number")]:
         with pytest.raises(MalformedCall, match=message):
             parse_arguments(name, raw)
 
@@ -115,3 +119,11 @@ def test_offline_tokenizer() -> None:
     assert tok.count("hello world") == 2 and tok.count("") == 0
     assert tok.cut("one two three", 2) == ("one two", True)
     assert tok.count("<|endoftext|>") > 1  # special tokens in user text are plain text
+
+
+def test_tool_arguments_with_raw_newlines_in_strings_parse() -> None:
+    """Small local models write file content with literal newlines inside the JSON string; strict JSON refuses it."""
+    args = parse_arguments("write_file", '{"path": "a.py", "content": "def f():\n\treturn 1\n"}')
+    assert args == {"path": "a.py", "content": "def f():\n\treturn 1\n"}
+    with pytest.raises(MalformedCall, match="not valid JSON"):
+        parse_arguments("write_file", '{"path": "a.py", "content": "unterminated')

@@ -99,6 +99,36 @@ def test_markdown_without_headings_is_one_chunk_titled_by_file_name() -> None:
     assert document.chunks == (Chunk(0, "", "Just some text.\nMore text.", 2, 3),)
 
 
+def test_markdown_setext_heading_spans_its_whole_multi_line_paragraph() -> None:
+    text = "# Guide\n\nIntro.\n\nA heading that\nwraps two lines\n---------------\n\nBody.\n"
+    document = chunk_document("guide.md", text)
+    assert outline(document) == [("Guide", 1, 3), ("Guide > A heading that wraps two lines", 5, 9)]
+    assert_cites_source(document, text)
+
+
+def test_markdown_closing_fence_may_be_indented_up_to_three_spaces() -> None:
+    text = "# Real\n\n```\n# code\n   ```\n\n# Next\n\nText.\n"
+    assert outline(chunk_document("x.md", text)) == [("Real", 1, 5), ("Next", 7, 9)]
+
+
+def test_markdown_closing_fence_indented_four_spaces_does_not_lose_the_next_heading() -> None:
+    text = "# Real\n\n```\ncode\n    ```\n# inside code\n```\n\n# Next\n\nText.\n"
+    document = chunk_document("x.md", text)
+    assert outline(document) == [("Real", 1, 7), ("Next", 9, 11)]
+    assert "# inside code" in document.chunks[0].text
+
+
+def test_markdown_hash_line_inside_an_html_block_is_no_heading() -> None:
+    text = "# Page\n\n<div>\n# not a heading\n</div>\n\n## Part\n\nText.\n"
+    document = chunk_document("x.md", text)
+    assert outline(document) == [("Page", 1, 5), ("Page > Part", 7, 9)]
+
+
+def test_markdown_headings_inside_quotes_and_lists_do_not_cut_sections() -> None:
+    text = "# Page\n\n> # quoted\n\n- # in a list\n\n    # indented code\n\n## Part\n\nText.\n"
+    assert outline(chunk_document("x.md", text)) == [("Page", 1, 7), ("Page > Part", 9, 11)]
+
+
 def test_restructuredtext_titles_with_overlines_and_levels_by_first_use() -> None:
     text = "=====\nGuide\n=====\n\nIntro.\n\nInstall\n-------\n\nSteps.\n\nPip\n~~~\n\npip install x\n"
     text += "\nUsage\n-----\n\nRun.\n"

@@ -7,7 +7,7 @@ import pickle
 import random
 
 import pytest
-from kg.ingest.facts import ParsedFile, Symbol
+from kg.ingest.facts import RESOLUTIONS, ParsedFile, Symbol
 from kg.ingest.languages.python import LANGUAGE, PyModule
 
 SOURCE = b'''"""Module doc."""
@@ -191,10 +191,7 @@ def test_syntax_errors_are_counted_and_the_rest_kept() -> None:
     ],
 )
 def test_parse_never_raises(source: bytes) -> None:
-    parsed = parse(source, "g.py", "g")
-    assert isinstance(parsed, ParsedFile)
-    LANGUAGE.resolve(parsed, {"g": parsed})
-    pickle.dumps(parsed)
+    assert_consistent(source, parse(source, "g.py", "g"))
 
 
 def test_parse_survives_random_bytes() -> None:
@@ -202,15 +199,35 @@ def test_parse_survives_random_bytes() -> None:
     alphabet = b"def class ( ) : = . , \n    self import from return lambda @ [ ] { } ' \" \\ \xff \x00"
     for _ in range(200):
         source = bytes(rng.choice(alphabet) for _ in range(rng.randint(0, 300)))
-        parsed = parse(source, "r.py", "r")
-        LANGUAGE.resolve(parsed, {"r": parsed})
+        assert_consistent(source, parse(source, "r.py", "r"), "r")
+
+
+def assert_consistent(source: bytes, parsed: ParsedFile, module: str = "g") -> None:
+    """What survives bad input must still be a well-formed file: symbols inside the file and under the module, each
+    parent known, edges from known sources to lines of the file with a known resolution and a confidence in [0, 1]
+    (0 only for a call nothing answers), and picklable."""
+    lines = source.count(b"\n") + 1
+    assert isinstance(parsed, ParsedFile) and parsed.module == module
+    qnames = {s.qname for s in parsed.symbols}
+    for symbol in parsed.symbols:
+        assert 1 <= symbol.start_line <= symbol.end_line <= lines, symbol
+        assert symbol.qname.startswith(module + ".") and symbol.parent in qnames | {module}, symbol
+    for edge in LANGUAGE.resolve(parsed, {module: parsed}):
+        assert edge.source in qnames | {module} and 1 <= edge.line <= lines and edge.resolution in RESOLUTIONS, edge
+        assert 0 < edge.confidence <= 1 or (edge.confidence == 0 and edge.target_kind == "unresolved"), edge
+    clone = pickle.loads(pickle.dumps(parsed))
+    assert clone == parsed and clone.data == parsed.data
 
 
 def test_invalid_utf8_names_are_replaced_not_fatal() -> None:
-    parsed = parse(b"def caf\xe9():\n    pass\n", "u.py", "u")
-    assert len(parsed.symbols) <= 1
+    parsed = parse(b"def caf\xe9():\n    pass\n\n\ndef ok():\n    return 1\n", "u.py", "u")
+    broken, ok = parsed.symbols  # the function with the bad byte is kept, and what follows it is intact
+    assert broken.qname.startswith("u.caf") and broken.kind == "function" and (broken.start_line, broken.end_line) == (
+        1, 2)
+    assert "\ufffd" in broken.signature  # the byte is replaced, not dropped silently or passed on raw
+    assert (ok.qname, ok.start_line, ok.end_line) == ("u.ok", 5, 6)
     for symbol in parsed.symbols:
-        symbol.qname.encode("utf-8")
+        (symbol.qname + symbol.signature).encode("utf-8")  # strings the driver can send
 
 
 def test_pytest_fixtures_yields_and_parameters_are_recorded() -> None:

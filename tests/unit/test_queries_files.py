@@ -1,5 +1,6 @@
-"""The navigation query files document themselves for Neo4j Browser: a question in `//` comments, `:param` lines
-with example values for every parameter, bounded variable-length patterns only. Checked without a database."""
+"""Every query file documents itself for Neo4j Browser: what it answers in `//` comments, `:param` lines with example
+values for every parameter, bounded variable-length patterns only. Checked without a database; the internal files
+(agent/, ingest/, export/, schema) follow the same rules as the navigation questions."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from kg import queries
 from kg.navigate.catalog import catalog, describe, source
 
 NAVIGATION = [info.name for info in catalog()]
+EVERY_FILE = queries.names()
 REQUIRED = {"callers", "callees", "impact", "call_path", "tests_for", "import_cycles", "dead_code", "hotspots",
             "module_interface", "find_symbol", "search_symbols", "module_dependencies"}
 
@@ -19,7 +21,12 @@ def test_every_question_of_the_issue_has_a_file() -> None:
     assert REQUIRED <= set(NAVIGATION)
 
 
-@pytest.mark.parametrize("name", NAVIGATION)
+def test_every_file_is_checked_agent_and_ingest_included() -> None:
+    assert {"agent/context_state", "ingest/symbols_put", "export/callgraph", "schema"} <= set(EVERY_FILE)
+    assert set(NAVIGATION) < set(EVERY_FILE)
+
+
+@pytest.mark.parametrize("name", EVERY_FILE)
 def test_file_opens_with_a_question_and_gives_every_parameter(name: str) -> None:
     text = source(name)
     assert text.lstrip().startswith("//"), "the file must open with a comment saying what it answers"
@@ -30,7 +37,7 @@ def test_file_opens_with_a_question_and_gives_every_parameter(name: str) -> None
     assert not set(info.examples) - set(info.used), "a :param line for a parameter the query does not use"
 
 
-@pytest.mark.parametrize("name", NAVIGATION)
+@pytest.mark.parametrize("name", EVERY_FILE)
 def test_variable_length_patterns_are_bounded(name: str) -> None:
     # string literals hold regular expressions, not patterns: blank them first
     text = re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "''", catalog_text(name))

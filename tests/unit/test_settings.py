@@ -11,10 +11,12 @@ from kg.errors import ConfigError
 
 
 @pytest.fixture(autouse=True)
-def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     for name in ("NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD", "NEO4J_DATABASE", "KG_DATA_DIR", "KG_BOLT_PORT",
-                 "KG_HTTP_PORT", "KG_PROJECT", "KG_NEO4J_HEAP", "KG_NEO4J_PAGECACHE"):
+                 "KG_HTTP_PORT", "KG_PROJECT", "KG_NEO4J_HEAP", "KG_NEO4J_PAGECACHE", "KG_MIN_FREE_MB"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg-state"))
 
 
 def write_project_file(root: Path, text: str) -> None:
@@ -25,8 +27,34 @@ def write_project_file(root: Path, text: str) -> None:
 def test_defaults_are_the_local_server(tmp_path: Path) -> None:
     s = settings.load(cwd=tmp_path)
     assert (s.uri, s.user, s.database, s.uri_configured) == ("bolt://127.0.0.1:7687", "neo4j", "neo4j", False)
-    assert s.data_dir == tmp_path / ".kg" / "neo4j"
+    assert s.data_dir == tmp_path / "xdg-data" / "kg" / "neo4j" and s.origin["data_dir"] == "default"
     assert s.browser_url == "http://127.0.0.1:7474/browser/"
+    assert s.min_free_mb == 256
+
+
+def test_every_repository_shares_the_users_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `.git` folder marks a project but no longer a server of its own (issue 10.1)."""
+    one, two = tmp_path / "one", tmp_path / "two" / "src"
+    (one / ".git").mkdir(parents=True)
+    (tmp_path / "two" / ".git").mkdir(parents=True)
+    two.mkdir()
+    first, second = settings.load(cwd=one), settings.load(cwd=two)
+    assert first.project == one and second.project == tmp_path / "two"
+    assert first.data_dir == second.data_dir == tmp_path / "xdg-data" / "kg" / "neo4j"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert settings.load(cwd=one).data_dir == tmp_path / "home" / ".local" / "share" / "kg" / "neo4j"
+
+
+def test_a_relative_data_dir_flag_or_variable_is_relative_to_where_kg_runs(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / ".git").mkdir()
+    here = tmp_path / "sub"
+    here.mkdir()
+    assert settings.load({"data_dir": "graph"}, cwd=here).data_dir == here / "graph"
+    monkeypatch.setenv("KG_DATA_DIR", "../elsewhere")
+    s = settings.load(cwd=here)
+    assert s.data_dir == tmp_path / "elsewhere" and s.origin["data_dir"] == "env"
 
 
 def test_flag_beats_env_beats_file_beats_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -73,12 +101,30 @@ def test_local_password_is_generated_once_and_private(tmp_path: Path) -> None:
     first = s.password
     assert len(first) >= 20 and s.password == first
     assert (s.data_dir / "password").stat().st_mode & 0o777 == 0o600
+    assert s.data_dir.stat().st_mode & 0o777 == 0o700
 
 
 def test_env_password_wins_and_remote_uri_needs_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NEO4J_URI", "neo4j://cluster:7687")
-    with pytest.raises(ConfigError, match="NEO4J_PASSWORD is not"):
+    with pytest.raises(ConfigError, match="^NEO4J_URI is set but NEO4J_PASSWORD is not"):
         _ = settings.load(cwd=tmp_path).password
     monkeypatch.setenv("NEO4J_PASSWORD", "from-env")
     assert settings.load(cwd=tmp_path).password == "from-env"
-    assert not (tmp_path / ".kg").exists()
+    assert not (tmp_path / ".kg").exists() and not (tmp_path / "xdg-data").exists()
+
+
+def test_missing_password_error_names_what_gave_the_uri(tmp_path: Path) -> None:
+    """--uri without a password blames the flag, not NEO4J_URI (issue 10.1)."""
+    with pytest.raises(ConfigError, match="^--uri is given but NEO4J_PASSWORD is not"):
+        _ = settings.load({"uri": "bolt://db.example:7687"}, cwd=tmp_path).password
+    write_project_file(tmp_path, "neo4j:\n  uri: bolt://db.example:7687\n")
+    with pytest.raises(ConfigError, match=r"^neo4j.uri is set in .agent/kg.yaml but NEO4J_PASSWORD is not"):
+        _ = settings.load(cwd=tmp_path).password
+
+
+def test_min_free_must_be_a_whole_number(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KG_MIN_FREE_MB", "lots")
+    with pytest.raises(ConfigError, match="min_free_mb from env is 'lots'"):
+        settings.load(cwd=tmp_path)
+    monkeypatch.setenv("KG_MIN_FREE_MB", "0")
+    assert settings.load(cwd=tmp_path).min_free_mb == 0

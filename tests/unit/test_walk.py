@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import random
+import re
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -343,7 +344,12 @@ def test_decode_drops_the_utf8_bom() -> None:
     assert decode(b"") == ("", False)
 
 
-def test_content_hash_is_blake2b_128() -> None:
-    assert content_hash(b"abc") == hashlib.blake2b(b"abc", digest_size=16).hexdigest()
-    assert len(content_hash(b"")) == 32
-    assert content_hash(b"abc") != content_hash(b"abd")
+def test_content_hash_is_the_same_in_another_process_and_changes_with_any_byte() -> None:
+    """The hash is stored in the graph and keys the parse cache: a later process must compute the same one."""
+    data = b"def f():\n    return 1\n"
+    script = "import sys; from kg.ingest.walk import content_hash; print(content_hash(sys.stdin.buffer.read()))"
+    elsewhere = subprocess.run([sys.executable, "-c", script], input=data, capture_output=True, check=True,
+                               env={**os.environ, "PYTHONHASHSEED": "12345"}).stdout.decode().strip()
+    assert content_hash(data) == elsewhere and re.fullmatch(r"[0-9a-f]{32}", elsewhere)
+    variants = [data, data.replace(b"1", b"2"), data.replace(b"\n", b"\r\n"), data + b"\n", data[:-1], b"", b"\0"]
+    assert len({content_hash(v) for v in variants}) == len(variants)

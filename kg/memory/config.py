@@ -1,0 +1,61 @@
+"""`.agent/memory.yaml`: how sure an agent must be for its decisions to count, and the audit's patience.
+
+    confirm_threshold: 0.8        agent and MCP decisions at or above it land `confirmed`, below it `proposed`;
+                                  anything below it is shown as unverified wherever it appears
+    duplicate_similarity: 0.7     wording this similar to an active decision about the same target: a duplicate
+    contradiction_similarity: 0.6 this similar and a flipped negation/antonym/number: a contradiction
+    unused_after_runs: 5          agent runs on the repository without loading a decision before audit calls it unused
+    llm_check: false              also ask the OpenAI-compatible LLM of KG_LLM_BASE_URL/KG_LLM_MODEL (never required)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+import yaml
+
+from kg.errors import ConfigError
+
+MEMORY_FILE = Path(".agent") / "memory.yaml"
+
+
+@dataclass(frozen=True)
+class MemoryConfig:
+    confirm_threshold: float = 0.8
+    duplicate_similarity: float = 0.7
+    contradiction_similarity: float = 0.6
+    unused_after_runs: int = 5
+    llm_check: bool = False
+
+
+def load(project: Path) -> MemoryConfig:
+    """The project's memory settings; defaults when the file is missing, a one-line ConfigError when it is wrong."""
+    path = Path(project) / MEMORY_FILE
+    if not path.is_file():
+        return MemoryConfig()
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f":{mark.line + 1}" if mark else ""
+        raise ConfigError(f"{path}{where} is not valid YAML: fix it or delete it") from e
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path} must be a mapping of settings ({', '.join(f.name for f in fields(MemoryConfig))})")
+    known = {f.name: f for f in fields(MemoryConfig)}
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise ConfigError(f"{path}: unknown setting {unknown[0]!r} (known: {', '.join(known)})")
+    values = {}
+    for name, value in data.items():
+        kind = type(getattr(MemoryConfig, name))
+        if kind is float and isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1:
+            values[name] = float(value)
+        elif kind is int and isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+            values[name] = value
+        elif kind is bool and isinstance(value, bool):
+            values[name] = value
+        else:
+            expected = {float: "a number from 0 to 1", int: "a whole number ≥ 1", bool: "true or false"}[kind]
+            raise ConfigError(f"{path}: {name} must be {expected}, not {value!r}")
+    return MemoryConfig(**values)

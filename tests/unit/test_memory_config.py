@@ -1,0 +1,38 @@
+"""`.agent/memory.yaml`: defaults, values, and one-line errors for a wrong file (no database)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kg.errors import ConfigError
+from kg.memory.config import MemoryConfig, load
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    (tmp_path / ".agent").mkdir(exist_ok=True)
+    (tmp_path / ".agent" / "memory.yaml").write_text(text)
+    return tmp_path
+
+
+def test_defaults_without_a_file(tmp_path: Path) -> None:
+    assert load(tmp_path) == MemoryConfig()
+
+
+def test_values_from_the_file(tmp_path: Path) -> None:
+    config = load(write(tmp_path, "confirm_threshold: 0.6\nunused_after_runs: 2\nllm_check: false\n"))
+    assert (config.confirm_threshold, config.unused_after_runs, config.duplicate_similarity) == (0.6, 2, 0.7)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("confirm_threshold: 1.5\n", "confirm_threshold must be a number from 0 to 1"),
+    ("threshold: 0.5\n", "unknown setting 'threshold'"),
+    ("unused_after_runs: 0\n", "unused_after_runs must be a whole number"),
+    ("- a\n- b\n", "must be a mapping"),
+    ("confirm_threshold: [\n", "memory.yaml:2 is not valid YAML"),
+])
+def test_wrong_files_are_one_line_errors(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace("[", r"\[")) as caught:
+        load(write(tmp_path, text))
+    assert "\n" not in str(caught.value)
