@@ -21,7 +21,8 @@ For each project (the pinned PyPI sdist of tests/sdists.py):
 5. precision = share of a random sample (fixed seed, SAMPLE edges) of the static project → project edges that are
    true. An edge the tests ran is true; every other sampled edge is judged by reading the call site and the target,
    and the judgement (true/false, with the reason) is kept in `bench/callgraph/verdicts/<project>.json`. A run with
-   sampled edges not yet judged says so and prints them with `--review`. Precision per confidence band samples
+   sampled edges not yet judged says so, prints them with `--review`, and gives the bounds the sample's precision
+   lies between until they are judged (all pending edges false / all true). Precision per confidence band samples
    the json export (all edges, every resolution) per band.
 
 Needs the test Neo4j (tests/conftest.py's settings), network access to PyPI for the first run. Ingest, export and
@@ -179,6 +180,8 @@ def precision(name: str, picked: list[tuple[str, str]], dynamic: dict[tuple[str,
     decided = len(ran) + len(judged)
     return {"sample": len(picked), "ran": len(ran), "judged": len(judged), "pending": len(pending),
             "true": true, "precision": round(true / decided, 3) if decided else None,
+            # until every sampled edge is judged, the sample's precision is only known to lie between these
+            "bounds": (round(true / len(picked), 3), round((true + len(pending)) / len(picked), 3)) if picked else None,
             "false": sorted(f"{a} -> {b}: {judged[(a, b)]['why']}" for a, b in judged if not judged[(a, b)]["true"]),
             "to_review": pending}
 
@@ -254,11 +257,13 @@ def main() -> int:
         print(f"{r['project']} {r['version']}: static project→project edges {r['static_edges']:,}")
         print(f"  recall {rec['recall']}  ({rec['found']:,} of {rec['counted']:,} dynamic edges; excluded by "
               f"construction: {', '.join(f'{k} {v}' for k, v in rec['excluded'].items())})")
-        print(f"  precision {pre['precision']}  (sample {pre['sample']}: {pre['ran']} ran in the tests, "
-              f"{pre['judged']} judged by reading, {pre['pending']} not judged yet)")
+        print(f"  precision {pre['precision']} of the decided, between {pre['bounds']} for the sample (sample "
+              f"{pre['sample']}: {pre['ran']} ran in the tests, {pre['judged']} judged by reading, {pre['pending']} "
+              f"not judged yet)")
         for band, b in r["bands"].items():
-            print(f"  band {band:10} edges {b['edges']:>6,}  precision {b['precision']}  (sample {b['sample']}: "
-                  f"{b['ran']} ran, {b['judged']} judged, {b['pending']} pending)")
+            print(f"  band {band:10} edges {b['edges']:>6,}  precision {b['precision']} of the decided, between "
+                  f"{b['bounds']}  (sample {b['sample']}: {b['ran']} ran, {b['judged']} judged, "
+                  f"{b['pending']} pending)")
         for line in pre["false"]:
             print(f"    false: {line}")
         for caller, callee in rec["missed"][: args.missed]:
