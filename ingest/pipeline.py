@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kg.ingest.cache import CachedParse, ParseCache, cache_path
+from kg.ingest.cache import CachedParse, ParseCache, cache_path, parser_fingerprint
 from kg.ingest.documents import chunk_document
 from kg.ingest.facts import ParsedFile
 from kg.ingest.languages import by_name, language_for
@@ -187,9 +187,11 @@ class Ingestor:
         if self._graph_hashes is None:
             self.store.apply_schema()
             rows = self.store.read("ingest/file_hashes", repo=self.repo)
-            model = self.store.read("ingest/repo_model", repo=self.repo)
-            outdated = bool(rows) and (not model or (model[0]["model"] or 0) < MODEL)
-            # A repository written by an older kg lacks what this one derives: every file counts as changed once.
+            written = (self.store.read("ingest/repo_model", repo=self.repo) or [{}])[0]
+            outdated = bool(rows) and ((written.get("model") or 0) < MODEL
+                                       or written.get("parser") != parser_fingerprint())
+            # A repository written by an older kg lacks what this one derives, or holds parses this kg would not
+            # make (a grammar or front end upgraded): every file counts as changed once.
             self._graph_hashes = {row["path"]: None if outdated else row["hash"] for row in rows}
         return self._graph_hashes
 

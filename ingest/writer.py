@@ -5,8 +5,9 @@ no longer defines (their incoming edges go with them, so nothing points at a gho
 outgoing edges, derive its module's DEPENDS_ON from them, and only then mark it with its content hash. A write that
 dies half way leaves the file unmarked, so the next ingest redoes it.
 
-MODEL is the version of what kg derives for a repository (DEPENDS_ON, Module.package, CALLS); one last written
-with an older version is rewritten in full once (ingest.pipeline), since its unchanged files would never be.
+MODEL is the version of what kg derives for a repository (DEPENDS_ON, Module.package), and the parser fingerprint
+(kg.ingest.cache) says which parsing code wrote it; a repository last written with an older model or other parsing
+code is rewritten in full once (ingest.pipeline), since its unchanged files would never be.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from kg.ingest.cache import parser_fingerprint
 from kg.ingest.documents import Document
 from kg.ingest.facts import Edge, ParsedFile
 
@@ -23,7 +25,7 @@ from kg.store import Store, Transaction
 
 _LABELS = {"class": "Class", "function": "Function", "method": "Method", "variable": "Variable"}
 _INTERNAL = frozenset({"symbol", "module"})
-MODEL = 3  # 2: Module.package and (:Module)-[:DEPENDS_ON]->(:Module); 3: the call graph of argument flows (issue 8)
+MODEL = 2  # 2: Module.package and (:Module)-[:DEPENDS_ON]->(:Module)
 
 
 @dataclass
@@ -94,7 +96,7 @@ class GraphWriter:
         if step.hashes:
             sink.write("ingest/files_mark", [{"path": p, "hash": h} for p, h in sorted(step.hashes.items())],
                        repo=repo)
-        sink.write("ingest/repo_model_put", repo=repo, model=MODEL)
+        sink.write("ingest/repo_model_put", repo=repo, model=MODEL, parser=parser_fingerprint())
 
     # ── rows ──────────────────────────────────────────────────────────────────────────────────────────────────
 

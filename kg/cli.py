@@ -280,14 +280,17 @@ def export() -> None:
 @click.option("--min-confidence", type=click.FloatRange(0, 1), default=None,
               help="Leave out calls kg is less sure of than this (default: 0.6 for pycg, leaving out guesses such as "
                    "name_only candidates; 0 for json).")
+@click.option("--evidence", type=click.Choice(["static", "observed", "all"]), default="static", show_default=True,
+              help="Calls found by static analysis, seen by `kg observe` (direct ones only in pycg), or both.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to a file, not stdout.")
 @pass_context
-def export_callgraph(ctx: Context, repo: str, fmt: str, min_confidence: float | None, output: str | None) -> None:
+def export_callgraph(ctx: Context, repo: str, fmt: str, min_confidence: float | None, evidence: str,
+                     output: str | None) -> None:
     """The call graph as JSON: keys are dotted names relative to the ingested root."""
     from kg.export import callgraph
 
     with ctx.open_graph() as store:
-        graph = callgraph(store, repo, fmt, min_confidence)  # type: ignore[arg-type]
+        graph = callgraph(store, repo, fmt, min_confidence, evidence)  # type: ignore[arg-type]
     text = json.dumps(graph, indent=2)
     if output:
         Path(output).write_text(text + "\n", encoding="utf-8")

@@ -25,6 +25,13 @@
 //   (:Run {id, status, iterations, ...})-[:FOLLOWS]->(:Plan); (:Run)-[:HAS_TURN]->(:Turn {key "<run>:<n>", run})
 //   (:Turn)-[:WORKED_ON]->(:PlannedFile); (:Turn)-[:MADE]->(:LLMCall {id, run, seg_<segment>…, prompt_tokens,
 //             completion_tokens, cached_tokens, overhead, degradation}); (:Run)-[:HAS_CALL]->(:LLMCall)
+//   written by `kg observe` (queries/observe/), from running the test suite:
+//   (:ObservedTest {key "<repo>:<nodeid>", repo, nodeid, path, function, outcome, fixtures, hash, run})
+//   (:TestScope {key, repo, prefix, fixture, run})       code run outside any test (imports) / in a wider fixture
+//   (:ObservedTest|TestScope)-[:COVERS {count, hash, text}]->(:Symbol|Module)
+//   (:Symbol|Module)-[:CALLS {resolution: 'observed', via: direct|library, count, confidence: 1.0,
+//             source_hash, target_hash, source_text, target_text, run}]->(:Symbol|Module)
+//   (:ObservedRun {id, repo, at, command, python, tracer, mode, exit_status, tests, passed, failed, ...})
 CREATE CONSTRAINT repo_name IF NOT EXISTS FOR (n:Repo) REQUIRE n.name IS UNIQUE;
 CREATE CONSTRAINT module_key IF NOT EXISTS FOR (n:Module) REQUIRE n.key IS UNIQUE;
 CREATE CONSTRAINT symbol_key IF NOT EXISTS FOR (n:Symbol) REQUIRE n.key IS UNIQUE;
@@ -39,6 +46,9 @@ CREATE CONSTRAINT planned_file_key IF NOT EXISTS FOR (n:PlannedFile) REQUIRE n.k
 CREATE CONSTRAINT run_id IF NOT EXISTS FOR (n:Run) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT turn_key IF NOT EXISTS FOR (n:Turn) REQUIRE n.key IS UNIQUE;
 CREATE CONSTRAINT llm_call_id IF NOT EXISTS FOR (n:LLMCall) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT observed_test_key IF NOT EXISTS FOR (n:ObservedTest) REQUIRE n.key IS UNIQUE;
+CREATE CONSTRAINT test_scope_key IF NOT EXISTS FOR (n:TestScope) REQUIRE n.key IS UNIQUE;
+CREATE CONSTRAINT observed_run_id IF NOT EXISTS FOR (n:ObservedRun) REQUIRE n.id IS UNIQUE;
 
 // Lookups by the names people type and by the file a node came from (incremental updates delete by path).
 CREATE INDEX module_repo_path IF NOT EXISTS FOR (n:Module) ON (n.repo, n.path);
@@ -53,6 +63,11 @@ CREATE INDEX document_repo_path IF NOT EXISTS FOR (n:Document) ON (n.repo, n.pat
 CREATE INDEX calls_resolution IF NOT EXISTS FOR ()-[r:CALLS]-() ON (r.resolution);
 CREATE INDEX turn_run IF NOT EXISTS FOR (n:Turn) ON (n.run);
 CREATE INDEX llm_call_run IF NOT EXISTS FOR (n:LLMCall) ON (n.run);
+CREATE INDEX observed_test_repo IF NOT EXISTS FOR (n:ObservedTest) ON (n.repo);
+CREATE INDEX observed_test_repo_path IF NOT EXISTS FOR (n:ObservedTest) ON (n.repo, n.path);
+CREATE INDEX observed_test_repo_function IF NOT EXISTS FOR (n:ObservedTest) ON (n.repo, n.function);
+CREATE INDEX test_scope_repo IF NOT EXISTS FOR (n:TestScope) ON (n.repo);
+CREATE INDEX observed_run_repo IF NOT EXISTS FOR (n:ObservedRun) ON (n.repo);
 CREATE INDEX decision_repo IF NOT EXISTS FOR (n:Decision) ON (n.repo);
 CREATE INDEX knowledge_repo IF NOT EXISTS FOR (n:Knowledge) ON (n.repo);
 CREATE INDEX run_repo IF NOT EXISTS FOR (n:Run) ON (n.repo);

@@ -164,21 +164,27 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
         _checked(limit, depth, source=source, target=target, repo=repo)
         return graph.ask(lambda s: compact(answers.call_path(s, source, target, repo, depth, limit)))
 
-    @server.tool(description=f"The tests (pytest node ids) that exercise these symbols. Up to {MAX_SYMBOLS} "
-                             f"symbols.{_LIMITS}")
-    def tests_for(symbols: list[str], depth: int = 8, repo: str | None = None, limit: int = 40) -> str:
+    @server.tool(description=f"The tests (pytest node ids) that exercise these symbols, each saying whether static "
+                             "analysis, an observed test run (`kg observe`) or both found it, and when the "
+                             "observation is stale. `evidence`: combined (default), static, observed or any. Up to "
+                             f"{MAX_SYMBOLS} symbols.{_LIMITS}")
+    def tests_for(symbols: list[str], depth: int = 8, repo: str | None = None, limit: int = 40,
+                  evidence: str = "combined") -> str:
         _checked(limit, depth, symbols, repo=repo)
-        return graph.ask(lambda s: compact(answers.tests_for(s, symbols, repo, depth, limit)))
+        return graph.ask(lambda s: compact(answers.tests_for(s, symbols, repo, depth, limit, evidence)))
 
     @server.tool(description="From `git diff` of an ingested repository: changed symbols, their impact and the "
-                             "tests to run. `since` is a commit (a branch, tag, id or HEAD~2; default HEAD); "
+                             "tests to run (each test says whether static analysis, an observed run or both selected "
+                             "it; `evidence` as in tests_for). `since` is a commit (a branch, tag, id or HEAD~2; "
+                             "default HEAD); "
                              f"`path`, when given, is inside the repository's ingested root.{_LIMITS}")
     def changes(path: str | None = None, since: str | None = None, staged: bool = False, repo: str | None = None,
-                limit: int = 40) -> str:
+                limit: int = 40, evidence: str = "combined") -> str:
         _checked(limit, path=path, since=since, repo=repo)
 
         def answer(s: Store) -> str:
-            report = diff_changes(s, Path(path) if path else None, repo, since, staged, limit=limit)
+            report = diff_changes(s, Path(path) if path else None, repo, since, staged, limit=limit,
+                                  evidence=evidence)
             head = [f"changed in {report.repo}: {len(report.changed)} symbols"]
             head += [f"{r['qname']}\t{r['kind']}\t{r['path']}:{r['lines']}" for r in report.changed[:limit]]
             return "\n\n".join(["\n".join(head), compact(report.impact), compact(report.tests)])

@@ -224,7 +224,7 @@ def test_queries_run_read_only(graph: Store) -> None:
         answers.run_query(graph, "ingest/repo_node_delete", {"repo": "shop"})
     assert graph.read_text("MATCH (r:Repo {name: 'shop'}) RETURN count(r) AS n")[0]["n"] == 1
     assert answers.run_query(graph, "callers", {"repo": "shop", "qname": "shop.cart.Cart.checkout", "depth": 1,
-                                                "min_confidence": 0}).total == 2
+                                                "min_confidence": 0, "evidence": "all"}).total == 2
     with pytest.raises(InputError, match="needs qname"):
         answers.run_query(graph, "callers", {"repo": "shop"})
 
