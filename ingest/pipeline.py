@@ -31,6 +31,7 @@ from kg.ingest.writer import MODEL, FileWrite, GraphWriter
 from kg.disk import require_free_space
 from kg.errors import InputError
 from kg.names import check_repo_name
+from kg.retrieve.text import code_words, path_words
 from kg.store import Store
 
 SMALL_CHANGE = 50  # files; up to this many are written in one transaction
@@ -54,6 +55,7 @@ class IngestReport:
     syntax_errors: dict[str, int] = field(default_factory=dict)  # path → recovered error count
     bad_encoding: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+    changed: list[str] = field(default_factory=list)  # files (re)written in this run, for the embedding phase
     parse_seconds: float = 0.0
     seconds: float = 0.0
 
@@ -141,6 +143,7 @@ class Ingestor:
         step.bad_encoding = {p for p in code_changed if self.parses.get(hashes[p]).bad_encoding}
         step.span_hashes = {p: self.parses.get(hashes[p]).span_hashes for p in code_changed}
         step.hashes = {p: hashes[p] for p in changed}
+        step.words = {p: f"{path_words(p)} {code_words(decode(self._read(p))[0])}" for p in code_changed}
         step.documents = [chunk_document(p, decode(self._read(p))[0]) for p in changed if files[p].kind == "document"]
 
         require_free_space(self.store.settings, "ingest")
@@ -165,6 +168,7 @@ class Ingestor:
         report.calls_by_resolution = dict(Counter(e.resolution for e in edges if e.kind == "CALLS"))
         report.symbols = sum(len(p.symbols) for p in self.state.parsed.values())
         report.written = len(changed)
+        report.changed = changed
         report.reresolved = len(dependents)
         report.deleted = len(deleted)
         report.seconds = round(time.perf_counter() - began, 3)

@@ -21,6 +21,7 @@ from kg.ingest.cache import parser_fingerprint
 from kg.ingest.documents import Document
 from kg.ingest.facts import Edge, ParsedFile
 
+from kg.retrieve.text import symbol_words
 from kg.store import Store, Transaction
 
 _LABELS = {"class": "Class", "function": "Function", "method": "Method", "variable": "Variable"}
@@ -41,6 +42,7 @@ class FileWrite:
     documents: list[Document] = field(default_factory=list)
     deleted: set[str] = field(default_factory=set)
     hashes: dict[str, str] = field(default_factory=dict)  # path → content hash, marked last
+    words: dict[str, str] = field(default_factory=dict)  # path → the file's words for full-text search
 
     def is_empty(self) -> bool:
         return not (self.parsed or self.edges or self.documents or self.deleted or self.hashes)
@@ -75,8 +77,8 @@ class GraphWriter:
             sink.write("ingest/files_delete", [{"path": p} for p in sorted(step.deleted)], repo=repo)
         files = [step.parsed[p] for p in sorted(step.parsed)]
         if files:
-            sink.write("ingest/modules_put", [self._module_row(f, f.path in step.bad_encoding) for f in files],
-                       repo=repo)
+            sink.write("ingest/modules_put", [self._module_row(f, f.path in step.bad_encoding, step.words.get(f.path))
+                                              for f in files], repo=repo)
             sink.write("ingest/symbols_put",
                        [row for f in files for row in self._symbol_rows(f, step.span_hashes.get(f.path, {}))],
                        repo=repo)
@@ -103,17 +105,17 @@ class GraphWriter:
     def _key(self, qname_or_path: str) -> str:
         return f"{self.repo}:{qname_or_path}"
 
-    def _module_row(self, f: ParsedFile, bad_encoding: bool) -> dict:
+    def _module_row(self, f: ParsedFile, bad_encoding: bool, words: str | None = None) -> dict:
         return {"key": self._key(f.path), "path": f.path, "qname": f.module, "qkey": self._key(f.module),
                 "package": posixpath.dirname(f.path) or ".", "lang": f.lang, "loc": f.loc,
-                "syntax_errors": f.syntax_errors, "bad_encoding": bad_encoding}
+                "syntax_errors": f.syntax_errors, "bad_encoding": bad_encoding, "words": words}
 
     def _symbol_rows(self, f: ParsedFile, span_hashes: dict[str, str]) -> Iterable[dict]:
         for s in f.symbols:
             yield {"key": self._key(s.qname), "path": f.path, "qname": s.qname, "name": s.name, "kind": s.kind,
                    "label": _LABELS[s.kind], "start_line": s.start_line, "end_line": s.end_line,
                    "signature": s.signature, "doc": s.doc, "test": is_test(f.path, s.name, s.kind),
-                   "hash": span_hashes.get(s.qname)}
+                   "hash": span_hashes.get(s.qname), "words": symbol_words(s.qname, s.signature, s.doc)}
 
     def _defines_rows(self, f: ParsedFile) -> Iterable[dict]:
         for s in f.symbols:
