@@ -133,8 +133,11 @@ class Ingestor:
                 rows = self.store.read("ingest/files_pointing_at", repo=self.repo, paths=unknown)
                 dependents |= {r["path"] for r in rows if r["path"] in self.state.parsed}
             dependents -= set(code_changed)
+            earlier = {p: previous.get(p) for p in [*code_changed, *deleted]}
+            dependents |= self._flow_readers(code_changed, dependents, deleted, earlier) - set(code_changed)
         resolved = self.state.resolve([*code_changed, *sorted(dependents)])
         step.edges = resolved
+        step.reads = {p: self.state.reads[p] for p in resolved if p in self.state.reads}
         step.modules = {p: self.state.parsed[p].module for p in resolved}
         step.parsed = {p: self.state.parsed[p] for p in code_changed}
         step.bad_encoding = {p for p in code_changed if self.parses.get(hashes[p]).bad_encoding}
@@ -170,6 +173,18 @@ class Ingestor:
         report.deleted = len(deleted)
         report.seconds = round(time.perf_counter() - began, 3)
         return report
+
+    def _flow_readers(self, changed: list[str], dependents: set[str], deleted: list[str],
+                      previous: dict[str, ParsedFile | None]) -> set[str]:
+        """Files to resolve again because what reaches parameters they read has changed (see ingest.project)."""
+        keys = self.state.changed_flows([*changed, *sorted(dependents)], previous, deleted)
+        if not keys:
+            return set()
+        readers, complete = self.state.flow_readers(keys)
+        if not complete:  # a new process: the graph knows what each file's edges read
+            rows = self.store.read("ingest/flow_readers", repo=self.repo, keys=sorted(keys))
+            readers |= {r["path"] for r in rows if r["path"] in self.state.parsed}
+        return readers
 
     def _known_hashes(self) -> dict[str, str | None]:
         """What the graph holds for this repo (path → hash), read once; later runs keep it up to date in memory."""

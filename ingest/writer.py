@@ -37,6 +37,7 @@ class FileWrite:
     bad_encoding: set[str] = field(default_factory=set)
     span_hashes: dict[str, dict[str, str]] = field(default_factory=dict)  # path → symbol qname → span hash
     edges: dict[str, list[Edge]] = field(default_factory=dict)  # path → outgoing edges (parsed files and dependents)
+    reads: dict[str, frozenset[str]] = field(default_factory=dict)  # path → argument flows its edges read
     modules: dict[str, str] = field(default_factory=dict)  # path → module name, for every path in `edges`
     documents: list[Document] = field(default_factory=list)
     deleted: set[str] = field(default_factory=set)
@@ -88,6 +89,9 @@ class GraphWriter:
         internal, external = self._edge_rows(step)
         sink.write("ingest/edges_internal_put", internal)
         sink.write("ingest/edges_external_put", external)
+        if step.reads:
+            sink.write("ingest/flow_reads_put", [{"key": self._key(p), "reads": sorted(r)}
+                                                 for p, r in sorted(step.reads.items())])
         sink.write("ingest/depends_on_put", [{"path": p} for p in sorted(step.edges)], repo=repo)
         if step.documents:
             sink.write("ingest/documents_put", [self._document_row(d) for d in step.documents], repo=repo)

@@ -277,13 +277,14 @@ def export() -> None:
 @click.option("--repo", required=True, help="Repository name in the graph.")
 @click.option("--format", "fmt", type=click.Choice(["pycg", "json"]), default="pycg", show_default=True,
               help="pycg: PyCG's adjacency list; json: every call with line, resolution and confidence.")
-@click.option("--min-confidence", type=click.FloatRange(0, 1), default=0.0, show_default=True,
-              help="Leave out calls kg is less sure of than this.")
+@click.option("--min-confidence", type=click.FloatRange(0, 1), default=None,
+              help="Leave out calls kg is less sure of than this (default: 0.6 for pycg, leaving out guesses such as "
+                   "name_only candidates; 0 for json).")
 @click.option("--evidence", type=click.Choice(["static", "observed", "all"]), default="static", show_default=True,
               help="Calls found by static analysis, seen by `kg observe` (direct ones only in pycg), or both.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to a file, not stdout.")
 @pass_context
-def export_callgraph(ctx: Context, repo: str, fmt: str, min_confidence: float, evidence: str,
+def export_callgraph(ctx: Context, repo: str, fmt: str, min_confidence: float | None, evidence: str,
                      output: str | None) -> None:
     """The call graph as JSON: keys are dotted names relative to the ingested root."""
     from kg.export import callgraph
