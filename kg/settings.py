@@ -20,8 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from kg.errors import ConfigError
 from kg.server import state
 
@@ -158,6 +156,8 @@ def local_password(data_dir: Path) -> str:
 def _read_project_file(path: Path) -> dict[str, dict[str, Any]]:
     if not path.exists():
         return {}
+    import yaml  # only when there is a project file: every kg command reads the settings, few have one
+
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as e:

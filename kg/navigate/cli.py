@@ -48,7 +48,7 @@ def show(answer: answers.Answer, as_json: bool) -> None:
 def callers(ctx: Context, symbol: str, depth: int, min_confidence: float, repo: str | None, limit: int,
             as_json: bool) -> None:
     """Who calls SYMBOL (dotted name, unique suffix such as Cart.checkout, or path:line)."""
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         show(answers.callers(store, symbol, repo, depth, min_confidence, limit), as_json)
 
 
@@ -63,7 +63,7 @@ def callers(ctx: Context, symbol: str, depth: int, min_confidence: float, repo: 
 def callees(ctx: Context, symbol: str, depth: int, min_confidence: float, repo: str | None, limit: int,
             as_json: bool) -> None:
     """What SYMBOL calls, directly or (with --depth) transitively."""
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         show(answers.callees(store, symbol, repo, depth, min_confidence, limit), as_json)
 
 
@@ -78,7 +78,7 @@ def callees(ctx: Context, symbol: str, depth: int, min_confidence: float, repo: 
 def impact(ctx: Context, symbols: tuple[str, ...], depth: int, min_confidence: float, repo: str | None, limit: int,
            as_json: bool) -> None:
     """What may break if SYMBOLS (symbols, modules or files) change: callers, importers, subclasses by depth."""
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         show(answers.impact(store, list(symbols), repo, depth, min_confidence, limit), as_json)
 
 
@@ -92,7 +92,7 @@ def impact(ctx: Context, symbols: tuple[str, ...], depth: int, min_confidence: f
 @pass_context
 def path(ctx: Context, source: str, target: str, depth: int, repo: str | None, limit: int, as_json: bool) -> None:
     """The shortest call paths from SOURCE to TARGET."""
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         show(answers.call_path(store, source, target, repo, depth, limit), as_json)
 
 
@@ -107,7 +107,7 @@ def path(ctx: Context, source: str, target: str, depth: int, repo: str | None, l
 def tests_for(ctx: Context, symbols: tuple[str, ...], depth: int, repo: str | None, limit: int, as_pytest: bool,
               as_json: bool) -> None:
     """The tests that exercise SYMBOLS (through calls, fixtures or test-module code)."""
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         answer = answers.tests_for(store, list(symbols), repo, depth, limit)
     if as_pytest:
         click.echo("\n".join(row["test"] for row in answer.rows))
@@ -123,7 +123,7 @@ def tests_for(ctx: Context, symbols: tuple[str, ...], depth: int, repo: str | No
 @pass_context
 def cycles(ctx: Context, repo: str | None, max_length: int, limit: int, as_json: bool) -> None:
     """Import cycles between modules."""
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         show(answers.cycles(store, repo, max_length, limit), as_json)
 
 
@@ -139,7 +139,7 @@ def dead_code(ctx: Context, repo: str | None, include_maybe: bool, include_publi
               as_json: bool) -> None:
     """Functions, methods and classes nothing uses, each with why and how sure (entry points, properties, public
     API and dynamic uses taken into account)."""
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         show(answers.dead_code(store, repo, include_maybe, include_public, limit), as_json)
 
 
@@ -150,7 +150,7 @@ def dead_code(ctx: Context, repo: str | None, include_maybe: bool, include_publi
 @pass_context
 def hotspots(ctx: Context, repo: str | None, limit: int, as_json: bool) -> None:
     """Symbols with the highest fan-in + fan-out."""
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         show(answers.hotspots(store, repo, limit), as_json)
 
 
@@ -162,7 +162,7 @@ def hotspots(ctx: Context, repo: str | None, limit: int, as_json: bool) -> None:
 @pass_context
 def find(ctx: Context, text: str, repo: str | None, limit: int, as_json: bool) -> None:
     """Where TEXT is defined: exact dotted names first, then fuzzy full-text matches."""
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         show(answers.find(store, text, repo, limit), as_json)
 
 
@@ -203,7 +203,7 @@ def query(ctx: Context, name: str | None, params: tuple[str, ...], list_queries:
         out.print(t)
         return None
     values = dict(parse_param(p) for p in params)
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         show(answers.run_query(store, name, values, limit), as_json)
 
 
@@ -224,7 +224,7 @@ def changes(ctx: Context, path: Path | None, since: str | None, staged: bool, re
     """The symbols a git diff touches, what they impact and the tests to run."""
     if since and staged:
         raise InputError("--since and --staged do not go together: pick one")
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         report = diff_changes(store, path, repo, since, staged, depth, test_depth, limit)
     if as_json:
         return emit_json(report.to_dict())
