@@ -1,21 +1,67 @@
 """Parses cached by content hash in one SQLite file per repository, so a new process parses only what changed.
 
-A parse is a pure function of a file's bytes, so the cache can never be stale, only incomplete. Entries are read
+A parse is a pure function of a file's bytes and of the code that parses them: kg's front ends and the tree-sitter
+grammars. The cache file's name carries a fingerprint of that code (`parser_fingerprint`), so an upgrade of kg or of a
+grammar opens a new, empty cache instead of serving parses the new code would not make; with both fixed, an entry
+can never be stale, only missing. Entries are read
 one by one when needed and written in one transaction per run: saving costs what the run parsed, not the size of
 the repository. A cache that cannot be read (another version, a torn file) is treated as empty.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import pickle
+import re
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 
 from kg.ingest.facts import ParsedFile
 
-VERSION = 6  # bump when a ParsedFile's data changes shape
+# The distributions whose code runs in a parse besides kg's own: the tree-sitter runtime and every grammar.
+PARSING_DISTRIBUTIONS = ("tree-sitter", "tree-sitter-python", "tree-sitter-javascript", "tree-sitter-typescript",
+                         "tree-sitter-go")
+_INGEST_CODE = Path(__file__).resolve().parent
+
+
+@functools.cache
+def parser_fingerprint() -> str:
+    """16 hex digits that change whenever the code shaping a parse may have: the text of every module of kg.ingest
+    (front ends, facts, the walk's hashing; hashing the whole package costs ~10 ms once a process and needs no
+    list to keep in step with the imports) and the installed version of each parsing distribution."""
+    return fingerprint(_INGEST_CODE, {name: _installed(name) for name in PARSING_DISTRIBUTIONS})
+
+
+def fingerprint(code: Path, versions: dict[str, str]) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(code.rglob("*.py")):
+        digest.update(path.relative_to(code).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for name, version in sorted(versions.items()):
+        digest.update(f"{name}=={version}\0".encode())
+    return digest.hexdigest()[:16]
+
+
+def _installed(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "absent"
+
+
+def cache_path(cache_dir: Path, repo: str) -> Path:
+    """The repository's cache file for today's parsing code; files made by other code for the same repository are
+    deleted (they can never be read again, and a repository ingested across many upgrades would pile them up)."""
+    current = cache_dir / f"parse-{parser_fingerprint()}-{repo}.sqlite"
+    earlier = re.compile(rf"parse-(?:[0-9a-f]{{16}}|v\d+)-{re.escape(repo)}\.sqlite")
+    if cache_dir.is_dir():
+        for path in cache_dir.iterdir():
+            if path != current and earlier.fullmatch(path.name):
+                path.unlink(missing_ok=True)
+    return current
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,8 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kg.ingest.cache import VERSION as CACHE_VERSION
-from kg.ingest.cache import CachedParse, ParseCache
+from kg.ingest.cache import CachedParse, ParseCache, cache_path
 from kg.ingest.documents import chunk_document
 from kg.ingest.facts import ParsedFile
 from kg.ingest.languages import by_name, language_for
@@ -103,7 +102,7 @@ class Ingestor:
         self.repo = check_repo_name(repo if repo is not None else self.root.name)
         self.role = role
         self.excludes = excludes
-        self.parses = ParseCache(cache_dir / f"parse-v{CACHE_VERSION}-{self.repo}.sqlite" if cache_dir else None)
+        self.parses = ParseCache(cache_path(cache_dir, self.repo) if cache_dir else None)
         self.progress = progress or (lambda stage, done, total: None)
         self.store = store
         self.writer = GraphWriter(store, self.repo)

@@ -3,9 +3,11 @@ empty cache, never an error; a flush with `keep` leaves exactly the kept entries
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from pathlib import Path
 
+from kg.ingest import cache
 from kg.ingest.cache import CachedParse, ParseCache
 from kg.ingest.languages.python import LANGUAGE
 from kg.ingest.walk import content_hash, span_hash
@@ -120,3 +122,29 @@ def test_without_a_path_the_cache_lives_in_memory_only() -> None:
     cache.put(key, value)
     cache.flush()
     assert cache.get(key) == value
+
+
+def test_the_fingerprint_moves_with_the_parsing_code_and_the_grammar_versions(tmp_path: Path) -> None:
+    """Issue 15.5: a grammar or kg upgrade without a hand-bumped number must not serve stale parses."""
+    code = tmp_path / "ingest"
+    shutil.copytree(Path(cache.__file__).parent, code, ignore=shutil.ignore_patterns("__pycache__"))
+    versions = {name: cache._installed(name) for name in cache.PARSING_DISTRIBUTIONS}
+    assert cache.fingerprint(code, versions) == cache.parser_fingerprint()  # the same inputs as a real run
+    front_end = next(code.rglob("languages/**/*.py"))
+    front_end.write_text(front_end.read_text() + "\n# a changed line\n")
+    edited = cache.fingerprint(code, versions)
+    assert edited != cache.parser_fingerprint()
+    upgraded = cache.fingerprint(code, {**versions, "tree-sitter-python": "99.0.0"})
+    assert upgraded not in (edited, cache.parser_fingerprint())
+
+
+def test_a_cache_made_by_other_parsing_code_is_deleted_and_never_read(tmp_path: Path) -> None:
+    old = tmp_path / "parse-0123456789abcdef-shop.sqlite"
+    older = tmp_path / "parse-v6-shop.sqlite"  # named by the hand-bumped version kg used before
+    neighbour = tmp_path / "parse-0123456789abcdef-my-shop.sqlite"  # another repository whose name ends alike
+    for path in (old, older, neighbour):
+        filled(path, "a.py")
+    current = cache.cache_path(tmp_path, "shop")
+    assert cache.parser_fingerprint() in current.name and current.name.endswith("-shop.sqlite")
+    assert not old.exists() and not older.exists() and neighbour.exists()
+    assert ParseCache(current).get(entry("a.py")[0]) is None
