@@ -27,7 +27,7 @@ from kg.ingest.languages import by_name, language_for
 from kg.ingest.lock import repo_lock
 from kg.ingest.project import RepoState, mentioned_names
 from kg.ingest.walk import SourceFile, content_hash, decode, span_hash, walk
-from kg.ingest.writer import FileWrite, GraphWriter
+from kg.ingest.writer import MODEL, FileWrite, GraphWriter
 
 from kg.disk import require_free_space
 from kg.errors import InputError
@@ -202,7 +202,10 @@ class Ingestor:
         if self._graph_hashes is None:
             self.store.apply_schema()
             rows = self.store.read("ingest/file_hashes", repo=self.repo)
-            self._graph_hashes = {row["path"]: row["hash"] for row in rows}
+            model = self.store.read("ingest/repo_model", repo=self.repo)
+            outdated = bool(rows) and (not model or (model[0]["model"] or 0) < MODEL)
+            # A repository written by an older kg lacks what this one derives: every file counts as changed once.
+            self._graph_hashes = {row["path"]: None if outdated else row["hash"] for row in rows}
         return self._graph_hashes
 
     # ── the tree ──────────────────────────────────────────────────────────────────────────────────────────────

@@ -2,12 +2,16 @@
 
 A file is written in a fixed order: clear its outgoing edges, upsert its module and symbols, prune the symbols it
 no longer defines (their incoming edges go with them, so nothing points at a ghost), write DEFINES, write its
-outgoing edges, and only then mark it with its content hash. A write that dies half way leaves the file unmarked,
-so the next ingest redoes it.
+outgoing edges, derive its module's DEPENDS_ON from them, and only then mark it with its content hash. A write that
+dies half way leaves the file unmarked, so the next ingest redoes it.
+
+MODEL is the version of what kg derives for a repository (DEPENDS_ON, Module.package); a repository last written
+with an older version is rewritten in full once (ingest.pipeline), since its unchanged files would never be.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 import time
 from collections.abc import Iterable
@@ -21,6 +25,7 @@ from kg.store import Store, Transaction
 
 _LABELS = {"class": "Class", "function": "Function", "method": "Method", "variable": "Variable"}
 _INTERNAL = frozenset({"symbol", "module"})
+MODEL = 2  # 2: Module.package and (:Module)-[:DEPENDS_ON]->(:Module)
 
 
 @dataclass
@@ -82,11 +87,13 @@ class GraphWriter:
         internal, external = self._edge_rows(step)
         sink.write("ingest/edges_internal_put", internal)
         sink.write("ingest/edges_external_put", external)
+        sink.write("ingest/depends_on_put", [{"path": p} for p in sorted(step.edges)], repo=repo)
         if step.documents:
             sink.write("ingest/documents_put", [self._document_row(d) for d in step.documents], repo=repo)
         if step.hashes:
             sink.write("ingest/files_mark", [{"path": p, "hash": h} for p, h in sorted(step.hashes.items())],
                        repo=repo)
+        sink.write("ingest/repo_model_put", repo=repo, model=MODEL)
 
     # ── rows ──────────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -95,7 +102,8 @@ class GraphWriter:
 
     def _module_row(self, f: ParsedFile, bad_encoding: bool) -> dict:
         return {"key": self._key(f.path), "path": f.path, "qname": f.module, "qkey": self._key(f.module),
-                "lang": f.lang, "loc": f.loc, "syntax_errors": f.syntax_errors, "bad_encoding": bad_encoding}
+                "package": posixpath.dirname(f.path) or ".", "lang": f.lang, "loc": f.loc,
+                "syntax_errors": f.syntax_errors, "bad_encoding": bad_encoding}
 
     def _symbol_rows(self, f: ParsedFile, span_hashes: dict[str, str]) -> Iterable[dict]:
         for s in f.symbols:

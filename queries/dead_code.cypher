@@ -40,8 +40,8 @@ WITH s, parent, dynamic_targets, packages,
      [(parent)-[d:CALLS]->(decorator) WHERE s.start_line <= d.line <= s.end_line | coalesce(decorator.name,
       decorator.qname)] AS decorators
 WHERE NOT EXISTS {
-    MATCH (v:Variable {repo: s.repo, path: s.path, name: '__all__'})
-    WHERE v.signature CONTAINS ('"' + s.name + '"') OR v.signature CONTAINS ("'" + s.name + "'")
+    MATCH (v:Symbol {repo: s.repo, path: s.path, name: '__all__'})
+    WHERE v:Variable AND (v.signature CONTAINS ('"' + s.name + '"') OR v.signature CONTAINS ("'" + s.name + "'"))
   }
   AND all(d IN decorators WHERE d IN ['<builtin>.staticmethod', '<builtin>.classmethod']
           OR d ENDS WITH 'property' OR d =~ '.*\\.(setter|getter|deleter)')

@@ -1,4 +1,6 @@
-// Which repositories does the graph hold? Name, root folder, role and size of each.
+// Which repositories does the graph hold? Name, root folder, role and size of each, and the version of kg's graph
+// model it was last written with (null: before versions were recorded).
 MATCH (r:Repo)
-RETURN r.name AS repo, r.root AS root, r.role AS role, COUNT { (r)-[:CONTAINS]->(:Module) } AS modules
+RETURN r.name AS repo, r.root AS root, r.role AS role, COUNT { (r)-[:CONTAINS]->(:Module) } AS modules,
+       r.model AS model
 ORDER BY repo;

@@ -2,14 +2,17 @@
 // Applied by `kg init` and by the first ingest; every statement is idempotent (IF NOT EXISTS).
 //
 // The model (what writes it: queries/ingest/ for code, queries/agent/ for runs):
-//   (:Repo {name, root, role: target|reference})-[:CONTAINS]->(:Module|:Document)
-//   (:Module {key "<repo>:<path>", repo, path, qname, qkey "<repo>:<qname>", lang, loc, hash, syntax_errors,
-//             bad_encoding, summary*})                          summary* are written by the agent
+//   (:Repo {name, root, role: target|reference, model})-[:CONTAINS]->(:Module|:Document)
+//             model: the version of what ingest derives (kg.ingest.writer.MODEL); older → rewritten once
+//   (:Module {key "<repo>:<path>", repo, path, qname, qkey "<repo>:<qname>", package (folder), lang, loc, hash,
+//             syntax_errors, bad_encoding, summary*})            summary* are written by the agent
 //   (:Symbol:Class|:Function|:Method|:Variable {key "<repo>:<qname>", repo, path, qname, name, kind,
 //             start_line, end_line, signature, doc})          a test function or method is also :Test
 //   (:Module|:Symbol)-[:DEFINES]->(:Symbol)                     module → top level, class → method, fn → nested
 //   (:Module|:Symbol)-[:CALLS|IMPORTS|INHERITS {line, resolution, confidence}]->(:Module|:Symbol|:External)
 //   (:External {name, kind: external|builtin|unresolved})       `requests.get`, `<builtin>.len`, `<unresolved>.f`
+//   (:Module)-[:DEPENDS_ON {weight, kinds, line, deferred}]->(:Module)   derived by ingest from the module's and its
+//             symbols' IMPORTS, INHERITS and certain CALLS into another module (queries/ingest/depends_on_put)
 //   (:Document {key, repo, path, kind, title, error, hash})-[:HAS_CHUNK]->(:Chunk {key, repo, path, ordinal,
 //             heading, text, start_line, end_line})
 //   (:Plan {id})-[:HAS_FILE]->(:PlannedFile {key "<plan>:<path>", path, description, status})

@@ -144,8 +144,8 @@ def cycles(store: Store, repo: str | None = None, max_length: int = 4, limit: in
     if not 2 <= max_length <= 8:
         raise InputError(f"max length must be between 2 and 8, not {max_length}")
     rows, total = fetch(store, "import_cycles", limit, repo=name, max_length=max_length)
-    return Answer(f"import cycles in {name} (≤ {max_length} modules)", ["length", "modules", "step"], rows, total,
-                  limit, "cycles")
+    return Answer(f"import cycles in {name} (≤ {max_length} modules)", ["length", "modules", "lines"], rows, total,
+                  limit, "cycles", ["lines: where each module imports the next; `kg review` adds the edges to cut"])
 
 
 def dead_code(store: Store, repo: str | None = None, include_maybe: bool = False, include_public: bool = False,

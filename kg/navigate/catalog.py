@@ -102,12 +102,13 @@ def map_entries(literal: str) -> dict[str, str]:
 
 
 def catalog(include_internal: bool = False) -> list[QueryInfo]:
-    """Every named query; the internal ones (ingest/, export/, schema...) only when asked."""
+    """Every named query; the internal ones (ingest/, agent/, export/, schema...) only when asked."""
     return [describe(n) for n in queries.names() if include_internal or _is_navigation(n)]
 
 
 def _is_navigation(name: str) -> bool:
-    return "/" not in name and not name.startswith(("schema", "graph_", "test_"))
+    """Questions a person asks: top-level files and the architecture review's (ingest/, agent/... are internal)."""
+    return ("/" not in name or name.startswith("review/")) and not name.startswith(("schema", "graph_", "test_"))
 
 
 def _without_comments(text: str) -> str:

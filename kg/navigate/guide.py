@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
+from pathlib import Path
 from typing import Any
 
+from kg.errors import ConfigError
 from kg.navigate.catalog import describe
 from kg.navigate.targets import pick_repo
+from kg.review import rules as review_rules
 from kg.store import Store
 
 
@@ -88,7 +91,7 @@ def render(store: Store, repo: str | None, base_url: str) -> str:
         slides.append(_slide("No calls yet", f"<p>kg found no calls between the functions of <b>{escape(repo)}</b>, "
                                              "so there is no blast radius to draw. The review questions still "
                                              "work.</p>"))
-    slides += [_review(repo), _own_questions(repo, ex.hub)]
+    slides += [_review(repo), _architecture(store, repo), _own_questions(repo, ex.hub)]
     return _page(slides)
 
 
@@ -168,6 +171,37 @@ def _review(repo: str) -> str:
 {_question('hotspots', {"repo": repo, "limit": 25})}
 <p><b>Dead code</b>: what nothing in the project uses, each with why kg thinks so and how sure it is:</p>
 {_question('dead_code', {"repo": repo, "include_public": False, "limit": 100})}""")
+
+
+def _architecture(store: Store, repo: str) -> str:
+    """The architecture review's own questions, with the repository's rules (.agent/architecture.yaml) when it
+    has them; `kg review` puts every section of it on one page."""
+    roots = [r["root"] for r in store.read("repos") if r["repo"] == repo and r["root"]]
+    try:
+        arch = review_rules.load(Path(roots[0]) / review_rules.RULES_FILE if roots else None)
+    except ConfigError as e:
+        arch, broken = review_rules.Architecture(), f"<p><b>{escape(str(e))}</b></p>"
+    else:
+        broken = ""
+    scope = {"repo": repo, "exclude": arch.exclude_regexes()}
+    if arch.has_rules:
+        rules_text = "<p><b>Rule violations</b> of the repository's <code>.agent/architecture.yaml</code>:</p>"
+        checks = _question("review/rule_violations", {**scope, **arch.dependency_params()})
+    else:
+        rules_text = ("<p><b>Rules</b>: write <code>.agent/architecture.yaml</code> in the repository (layers, "
+                      "forbidden dependencies, independent modules, limits; see the README), then reopen this "
+                      "guide. Here, an example forbidding nothing:</p>")
+        checks = _question("review/rule_violations", {**scope, "layers": [], "forbidden": [], "independent": [],
+                                                      "allowed": []})
+    return _slide("Architecture: dependencies, coupling, rules", f"""
+<p>Module dependencies of {escape(repo)} (imports of any form, tests and docs left out), drawn:</p>
+{_question('review/dependency_graph', {**scope, "limit": 300})}
+<p><b>Coupling per package</b>: Ca (who depends on it), Ce (what it depends on), instability Ce / (Ca + Ce):</p>
+{_question('review/package_coupling', scope)}
+{broken}{rules_text}
+{checks}
+<p><code>kg review</code> writes all of it as one page: the package diagram, every cycle with the edges to cut,
+hotspots, coupling, dead code and the decisions about what is hot or broken.</p>""")
 
 
 def _own_questions(repo: str, example: str | None) -> str:

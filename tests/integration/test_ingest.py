@@ -115,6 +115,8 @@ def edit_steps(root: Path) -> list[tuple[str, dict[str, str | bytes | None]]]:
             "shop/factory.py": "from .models import Order\n\n\ndef make():\n    return Order()\n"}),
         ("a call-only edit in the factory", {
             "shop/factory.py": "from .models import Order\n\n\ndef make():\n    print()\n    return Order()\n"}),
+        ("a cycle of mixed import forms", {"shop/pricing.py": "import shop.cart\n" + pricing}),  # cart: from .pricing
+        ("the cycle is cut again", {"shop/pricing.py": pricing}),
         ("delete a document and a module", {"docs/extra.md": None, "shop/gift.py": None}),
     ]
 
@@ -143,7 +145,12 @@ def test_any_edit_sequence_equals_a_clean_ingest(store: Store, tmp_path: Path, m
             Ingestor(store, work, repo="inc", cache_dir=tmp_path / "cache").run()
         GraphWriter(store, "clean").forget_repo()
         Ingestor(store, work, repo="clean").run()
-        assert snapshot(store, "inc") == snapshot(store, "clean"), f"after step: {name}"
+        incremental = snapshot(store, "inc")
+        assert incremental == snapshot(store, "clean"), f"after step: {name}"
+        # The snapshot holds the derived layer too: DEPENDS_ON is kept up to date file by file.
+        assert any('"type": "DEPENDS_ON"' in edge for edge in incremental[1])
+        in_cycle = {tuple(r["modules"]) for r in store.read("import_cycles", repo="inc", max_length=8, limit=50)}
+        assert (("shop.cart", "shop.pricing") in in_cycle) == (name == "a cycle of mixed import forms"), name
 
 
 def test_missing_path_and_file_path_are_clear_errors(store: Store, tmp_path: Path) -> None:
