@@ -4,6 +4,8 @@ agent.context, plugged into kg's CLI through the `kg.commands` entry points."""
 from __future__ import annotations
 
 import sys
+from collections import Counter
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,10 @@ from rich.table import Table
 from kg.cli import Context, emit_json, err, json_option, out, pass_context
 from kg.errors import InputError, KgError
 from kg.render import progress_bar
+from kg.retrieve.config import TASK_TYPES, load_budget, load_orchestrator
+from kg.retrieve.context import build as build_context
+from kg.retrieve.rank import SIGNALS
+from kg.retrieve.service import embed_if_needed, read_task_file, task_repo
 
 _model = click.option("--model", help="Model name (env KG_LLM_MODEL).")
 _base_url = click.option("--base-url", help="OpenAI-compatible endpoint (env KG_LLM_BASE_URL); key from "
@@ -166,15 +172,19 @@ def tokens() -> None:
 @click.option("--run", "run_id", help="One run (default: the latest run).")
 @click.option("--all", "every_run", is_flag=True, help="Every run in the graph added up.")
 @click.option("--by", "by", type=click.Choice(["segment", "turn", "file"]), default="segment", show_default=True)
+@click.option("--days", default=1, show_default=True, type=click.IntRange(1),
+              help="Days of budget alerts and degradations to show (today is 1).")
 @json_option
 @pass_context
-def report(ctx: Context, run_id: str | None, every_run: bool, by: str, as_json: bool) -> None:
+def report(ctx: Context, run_id: str | None, every_run: bool, by: str, days: int, as_json: bool) -> None:
     """Tokens per prompt segment, per turn or per planned file of the latest run (or --run, --all), reconciled with
-    the usage the API reported."""
+    the usage the API reported; then the budget alerts and degradation steps of contexts (.agent/budget.yaml)."""
     if run_id and every_run:
         raise click.UsageError("--run and --all do not go together: pick one")
     if by == "turn" and every_run:
         raise click.UsageError("--by turn is per run: drop --all")
+    limits = load_budget(ctx.settings.project)
+    since = (datetime.now(UTC).date() - timedelta(days=days - 1)).isoformat()
     with ctx.open_graph() as store:
         if run_id:
             records.get_run(store, run_id)
@@ -185,8 +195,13 @@ def report(ctx: Context, run_id: str | None, every_run: bool, by: str, as_json: 
                                  "DIR`")
             run_id = latest[0]["id"]
         rows = store.read(f"agent/tokens_by_{by}", run=run_id)
-    if as_json:
-        return emit_json(rows[0] if by == "segment" else rows)
+        budget = store.read("retrieve/budget_report", since=since, task=run_id)[0]
+    steps = Counter(step for steps in budget["steps"] for step in steps) + Counter(budget["llm_steps"])
+    budgets = {"since": since, "context_calls": budget["calls"], "context_tokens": budget["tokens"],
+               "per_day": limits.per_day, "degradations": dict(steps), "alerts": budget["alerts"]}
+    if as_json:  # --by turn|file stay a list of rows; the budgets ride along with the segment totals
+        return emit_json({**rows[0], "budgets": budgets} if by == "segment" else rows)
+    _budget_lines(budgets)
     if by == "segment":
         row = rows[0]
         table = Table(title=f"tokens of {run_id or 'every run'} · {row['calls']} LLM calls", show_edge=False)
@@ -212,20 +227,42 @@ def report(ctx: Context, run_id: str | None, every_run: bool, by: str, as_json: 
 
 
 @click.command()
-@click.option("--file", "target", help="Planned file to build the prompt for.")
-@click.option("--next", "next_", is_flag=True, help="The file the plan would do next.")
+@click.option("--task", "task_text", help="A task or bug report in words: rank the repository's files for it.")
+@click.option("--task-file", type=click.Path(path_type=Path), help="… or read it from a file (`-` for stdin).")
+@click.option("--type", "task_type", type=click.Choice(TASK_TYPES), default="modify", show_default=True,
+              help="What the task is: decides what is loaded (.agent/orchestrator.yaml).")
+@click.option("--budget", type=click.IntRange(200), help="Token budget of this context (default: per_call).")
+@click.option("--files", "files_only", is_flag=True, help="Print only the ranked file paths, one per line.")
+@click.option("--signal", "signals", multiple=True, type=click.Choice(SIGNALS),
+              help="Rank with only these signals (repeatable; default all), to see what each finds.")
+@click.option("--no-embed", is_flag=True, help="Do not embed the repository on first use.")
+@click.option("--file", "target", help="Agent step: planned file to build the prompt for.")
+@click.option("--next", "next_", is_flag=True, help="Agent step: the file the plan would do next.")
 @click.option("--run", "run_id", help="Run whose plan and workspace to use (default: the latest run).")
 @click.option("--plan", "plan_path", type=click.Path(path_type=Path), help="Or: a plan file …")
 @click.option("--workspace", type=click.Path(path_type=Path), help="… and its workspace.")
-@click.option("--repo", help="Repository name of the workspace (default ws-<folder>-<hash>).")
+@click.option("--repo", help="Repository (default: the only target repository, or the workspace's).")
 @_model
 @json_option
 @pass_context
-def context(ctx: Context, target: str | None, next_: bool, run_id: str | None, plan_path: Path | None,
-            workspace: Path | None, repo: str | None, model: str | None, as_json: bool) -> None:
-    """Print the exact prompt the agent would get for a step, with the token count of each segment."""
+def context(ctx: Context, task_text: str | None, task_file: Path | None, task_type: str, budget: int | None,
+            files_only: bool, signals: tuple[str, ...], no_embed: bool, target: str | None, next_: bool,
+            run_id: str | None, plan_path: Path | None, workspace: Path | None, repo: str | None, model: str | None,
+            as_json: bool) -> None:
+    """From a task to the context that matters (--task / --task-file), or the exact prompt of an agent step
+    (--next / --file) with the token count of each segment."""
+    if task_text is not None or task_file is not None:
+        if target or next_ or plan_path or workspace or run_id:
+            raise click.UsageError("--task/--task-file and the agent-step options (--file, --next, --run, --plan, "
+                                   "--workspace) do not go together")
+        if task_text is not None and task_file is not None:
+            raise click.UsageError("give --task TEXT or --task-file FILE, not both")
+        text = task_text if task_text is not None else read_task_file(task_file)  # type: ignore[arg-type]
+        return _task_context(ctx, text, task_type, budget, repo, files_only, signals, no_embed, model, as_json)
+    if files_only or signals:
+        raise click.UsageError("--files and --signal go with --task or --task-file")
     if bool(target) == next_:
-        raise click.UsageError("give --file PATH or --next")
+        raise click.UsageError("give --task TEXT, --task-file FILE, --file PATH or --next")
     with ctx.open_graph() as store:
         if plan_path or workspace:
             if not (plan_path and workspace):
@@ -256,6 +293,87 @@ def context(ctx: Context, target: str | None, next_: bool, run_id: str | None, p
         click.echo(message["content"])
     out.print("[bold]segments:[/] " + " · ".join(f"{k} {v:,}" for k, v in segments.items()) +
               f" · [bold]total {prompt.counted:,} tokens[/] (degradation: {prompt.degradation})", highlight=False)
+
+
+@click.command()
+@click.option("--plan", "plan_path", required=True, type=click.Path(path_type=Path),
+              help="The plan whose files reference code should inform.")
+@click.option("--workspace", type=click.Path(path_type=Path), help="The plan's workspace (names its repository) …")
+@click.option("--repo", help="… or the workspace's repository name.")
+@click.option("--llm", "use_llm", is_flag=True, help="Refine each edge with the configured LLM (cached).")
+@_model
+@_base_url
+@json_option
+@pass_context
+def relate(ctx: Context, plan_path: Path, workspace: Path | None, repo: str | None, use_llm: bool,
+           model: str | None, base_url: str | None, as_json: bool) -> None:
+    """Which files of the reference repositories inform which planned files: (:Module)-[:INFORMS]->(:PlannedFile)."""
+    from kg.agent.relate import relate as relate_plan
+
+    if not repo and not workspace:
+        raise click.UsageError("give --workspace DIR (or --repo NAME) so the plan is the one the agent will run")
+    plan = load_plan(plan_path)
+    repo = repo or Workspace(workspace).default_repo  # type: ignore[arg-type]
+    llm = LLMClient(LLMConfig.resolve(model, base_url)) if use_llm else None
+    with ctx.open_graph() as store:
+        for ref in (r["name"] for r in store.read("agent/reference_repos")):
+            with progress_bar(enabled=not as_json and err.is_terminal) as progress:
+                embed_if_needed(store, ref, progress, on_start=lambda m: err.print(f"[dim]{m}[/]", highlight=False))
+        report = relate_plan(store, plan, repo, llm, ctx.settings.project / ".kg" / "cache" / "relate-llm.json")
+    if as_json:
+        return emit_json(report.to_dict())
+    if report.skipped:
+        out.print(report.skipped, highlight=False)
+        return
+    table = Table(title=f"reference files informing plan {report.plan}", show_edge=False)
+    for column in ("planned file", "reference", "type", "confidence", "aspects", "method"):
+        table.add_column(column)
+    for e in report.edges:
+        table.add_row(e.planned, f"{e.repo}:{e.module}", e.type, f"{e.confidence:.2f}", ", ".join(e.aspects[:3]),
+                      e.method)
+    out.print(table)
+    if use_llm:
+        out.print(f"llm: {report.llm_asked} asked, {report.llm_cached} from cache", highlight=False)
+
+
+def _task_context(ctx: Context, text: str, task_type: str, budget: int | None, repo: str | None, files_only: bool,
+                  signals: tuple[str, ...], no_embed: bool, model: str | None, as_json: bool) -> None:
+    """`kg context --task`: the ranked, budgeted context of a task (kg.retrieve.context, as MCP and the agent)."""
+    project = ctx.settings.project
+    orchestrator, limits = load_orchestrator(project), load_budget(project)
+    with ctx.open_graph() as store:
+        store.apply_schema()
+        repo = task_repo(store, repo)
+        if not no_embed and (not signals or "vectors" in signals):
+            with progress_bar(enabled=not as_json and err.is_terminal) as progress:
+                embed_if_needed(store, repo, progress, on_start=lambda m: err.print(f"[dim]{m}[/]", highlight=False))
+        result = build_context(store, repo, text, task_type, budget=budget, orchestrator=orchestrator, limits=limits,
+                               tokenizer=Tokenizer(encoding_for(model)), signals=signals or SIGNALS)
+    if as_json:
+        return emit_json(result.to_dict())
+    for note in result.notes:
+        err.print(f"[yellow]note:[/] {note}", highlight=False)
+    for alert in result.alerts:
+        err.print(f"[bold yellow]budget:[/] {alert}", highlight=False)
+    if files_only:
+        for f in result.files:
+            click.echo(f.path)
+        return
+    click.echo(result.text())
+    steps = ", ".join(result.degradation) or "none"
+    err.print(f"[dim]{result.tokens:,}/{result.budget:,} tokens · {result.task_type} · degradation: {steps}[/]",
+              highlight=False)
+
+
+def _budget_lines(budgets: dict[str, Any]) -> None:
+    """Alerts and degradations, printed before the token table (stderr, so piped tables stay clean)."""
+    err.print(f"[bold]budgets since {budgets['since']}:[/] {budgets['context_calls']:,} context calls, "
+              f"{budgets['context_tokens']:,} tokens (per-day budget {budgets['per_day']:,})", highlight=False)
+    if budgets["degradations"]:
+        err.print("degradations: " + ", ".join(f"{k} ×{v}" for k, v in sorted(budgets["degradations"].items())),
+                  highlight=False)
+    for a in budgets["alerts"]:
+        err.print(f"[yellow]alert[/] {a['at'][:19]} {a['task']}: {'; '.join(a['alerts'])}", highlight=False)
 
 
 def _drive(loop: AgentLoop, as_json: bool) -> None:

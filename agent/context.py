@@ -25,11 +25,15 @@ from kg.agent.records import FileProgress, Progress
 from kg.agent.summaries import LEVELS, Level, Summary, from_card
 from kg.agent.tokens import Tokenizer
 
+from kg.errors import KgError
+from kg.retrieve.search import retrieve
 from kg.store import Store
 
 SEGMENTS = ("system", "plan", "knowledge", "references", "decisions", "tool_result")
 WINDOW = 8  # done / remaining paths listed in the plan slot; the rest are counted, not listed
 MAX_CANDIDATES = 12  # modules considered for the knowledge slot
+RELATED = 3  # files the task ranking adds for a next file whose plan entry names no `uses`
+RELATED_SIGNALS = ("names", "fulltext", "vectors")  # the graph signal needs seeds the knowledge query adds anyway
 
 SYSTEM = """You are kg's coding agent. You implement a plan one file at a time inside a workspace.
 You have no memory between turns: every turn you get the plan, the files done and remaining, what the graph knows
@@ -151,6 +155,9 @@ class ContextBuilder:
         for f in progress.files:
             if f.done and nxt.path in f.uses:
                 scores.setdefault(f.path, 2.0)
+        if not nxt.uses:  # the plan names no dependency: ask the ranking what the workspace has for this file
+            for path in self._related(nxt):
+                scores.setdefault(path, 1.5)
         seeds = list(scores)[:MAX_CANDIDATES] or [nxt.path]
         row = self.store.read("agent/context_knowledge", repo=self.repo, plan=self.plan_id, next=nxt.path,
                               seeds=seeds, max_neighbours=MAX_CANDIDATES, max_symbols=24, max_methods=6,
@@ -160,6 +167,15 @@ class ContextBuilder:
         scores.pop(nxt.path, None)
         cards = [c for c in row["cards"] if c["path"] in scores]
         return {"scores": scores, "cards": cards, "references": [r for r in row["references"] if r]}
+
+    def _related(self, nxt: FileProgress) -> list[str]:
+        """Existing workspace files the task ranking (kg.retrieve, as `kg context --task`) finds for the next file's
+        path and description; none when the workspace is not in the graph yet or nothing matches."""
+        try:
+            found = retrieve(self.store, self.repo, f"{nxt.path}\n{nxt.description}", signals=RELATED_SIGNALS)
+        except KgError:
+            return []
+        return [f.path for f in found.files if f.path != nxt.path][:RELATED]
 
     # ── plan ────────────────────────────────────────────────────────────────────────────────────────────────────
 

@@ -94,7 +94,7 @@ class AgentLoop:
         self.tokenizer = Tokenizer(encoding_for(llm.config.model))
         self.context = ContextBuilder(store, repo, plan_id, self.tokenizer, tool_specs(), options.budget)
         self.ingestor = Ingestor(store, workspace.root, repo=repo)
-        self.toolbox = Toolbox(store, workspace, repo, self._record_decision, self._after_write)
+        self.toolbox = Toolbox(store, workspace, repo, self._record_decision, self._after_write, plan_id)
         self.guard = Guard(options.limits)
         self.llm_seconds = 0.0  # over every session of the run
         self._turn_key = ""

@@ -119,10 +119,11 @@ class Toolbox:
     it counts (a file that does not parse as its language is written but not done: the call fails)."""
 
     def __init__(self, store: Store, workspace: Workspace, repo: str, record_decision: Callable[..., str],
-                 after_write: Callable[[str], tuple[bool, str]]) -> None:
+                 after_write: Callable[[str], tuple[bool, str]], plan_id: str | None = None) -> None:
         self.store = store
         self.workspace = workspace
         self.repo = repo
+        self.plan_id = plan_id  # whose INFORMS edges (kg relate) search_references reads first
         self._decide = record_decision
         self._after_write = after_write
 
@@ -176,18 +177,22 @@ class Toolbox:
         if not self.store.read("agent/reference_repos"):
             return ToolResult(True, "No reference repositories are in the graph (ingest one with "
                                     "`kg ingest PATH --role reference`), so there is nothing to search.")
+        words = _lucene(query).split()
+        informed = self.store.read("agent/references_informing", plan=self.plan_id, words=words,
+                                   limit=5) if self.plan_id else []
+        lines = [f"{r['repo']}:{r['path']} informs {r['planned']} ({r['type']}, {r['confidence']:.2f}): "
+                 f"{r['suggestion'] or ''}".rstrip(": ") for r in informed]
         rows = self.store.read("agent/search_references", query=_lucene(query), limit=8)
-        if not rows:
+        lines += [f"{r['repo']}:{r['path']} {r['name'] or ''}: {r['text'] or ''}".strip() for r in rows[:10]]
+        if not lines:
             return ToolResult(True, f"no reference material matches {query!r}")
-        return ToolResult(True, "\n".join(f"{r['repo']}:{r['path']} {r['name'] or ''}: {r['text'] or ''}".strip()
-                                          for r in rows[:10]))
+        return ToolResult(True, "\n".join(lines))
 
     def _record_decision(self, text: str, rationale: str = "", paths: list[str] | None = None,
                          confidence: float | None = None) -> ToolResult:
         clean = [self.workspace.resolve(p)[0] for p in paths or [] if p]
         # checked like any decision (project memory): the text says whether it was stored, proposed or flagged
         return ToolResult(True, self._decide(text=text, rationale=rationale, paths=clean, confidence=confidence))
-
 
 
 def _rows(limit: float) -> int:

@@ -12,8 +12,11 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from kg.cli import Context, emit_json, json_option, out, pass_context
+from kg.cli import Context, emit_json, err, json_option, out, pass_context
+from kg.errors import InputError
 from kg.render import progress_bar
+from kg.retrieve import embed as embedding
+from kg.retrieve import vectors
 
 
 @click.command()
@@ -23,18 +26,37 @@ from kg.render import progress_bar
               help="target: code being built or reviewed; reference: code to learn from.")
 @click.option("--exclude", "excludes", multiple=True, help="Gitignore-style pattern to leave out (repeatable).")
 @click.option("--watch", is_flag=True, help="Keep the graph current while files change (Ctrl-C stops).")
+@click.option("--embed", is_flag=True, help="Also embed new and changed symbols for `kg context --task` "
+                                            "(needs a model: pip install 'kg[embed]').")
 @json_option
 @pass_context
 def ingest(ctx: Context, path: Path, repo: str | None, role: str, excludes: tuple[str, ...], watch: bool,
-           as_json: bool) -> None:
+           embed: bool, as_json: bool) -> None:
     """Parse a repository into the graph; later runs write only what changed."""
-    show = (lambda r: emit_json(r.to_dict())) if as_json else (lambda r: out.print(summary(r)))
+    embedder = _embedder() if embed else None
+
+    def show(report: IngestReport, first: bool = False) -> None:
+        embedded = None
+        if embedder is not None and (first or report.changed):
+            with progress_bar(enabled=not as_json and out.is_terminal) as bar:
+                # the first run embeds whatever lacks a current vector; later ones just the files they rewrote
+                embedded = vectors.sync(store, report.repo, embedder, None if first else report.changed, bar)
+        if as_json:
+            emit_json({**report.to_dict(), "embedded": embedded.to_dict() if embedded else None})
+            return
+        out.print(summary(report))
+        if embedded is not None:
+            out.print(f"embedded {embedded.total:,} of {embedded.considered:,} symbols and modules with "
+                      f"{embedded.model} in {embedded.seconds:.1f} s"
+                      + (" (vector indexes rebuilt: the model changed)" if embedded.rebuilt_index else ""),
+                      highlight=False)
+
     with ctx.open_graph() as store:
         with progress_bar(enabled=not as_json and out.is_terminal) as progress:
             ingestor = Ingestor(store, path, repo=repo, role=role, excludes=excludes,
                                 cache_dir=ctx.settings.project / ".kg" / "cache", progress=progress)
             report = ingestor.run()
-        show(report)
+        show(report, first=True)
         if watch:
             from kg.ingest.watch import watch
 
@@ -42,6 +64,15 @@ def ingest(ctx: Context, path: Path, repo: str | None, role: str, excludes: tupl
                 out.print(f"[dim]watching {ingestor.root} — Ctrl-C stops[/]")
             for report in watch(ingestor):
                 show(report)
+
+
+def _embedder() -> embedding.Embedder:
+    """The installed model for --embed; without one, a one-line error saying how to install it."""
+    model = embedding.load()
+    if isinstance(model, embedding.Missing):
+        raise InputError(f"--embed needs an embedding model: {model.reason}")
+    err.print(f"[dim]embedding with {model.model_id}[/]", highlight=False)
+    return model
 
 
 @click.command()

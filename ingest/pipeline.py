@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kg.ingest.cache import CachedParse, ParseCache, cache_path
+from kg.ingest.cache import CachedParse, ParseCache, cache_path, parser_fingerprint
 from kg.ingest.documents import chunk_document
 from kg.ingest.facts import ParsedFile
 from kg.ingest.languages import by_name, language_for
@@ -32,6 +32,7 @@ from kg.ingest.writer import MODEL, FileWrite, GraphWriter
 from kg.disk import require_free_space
 from kg.errors import InputError
 from kg.names import check_repo_name
+from kg.retrieve.text import code_words, path_words
 from kg.store import Store
 
 SMALL_CHANGE = 50  # files; up to this many are written in one transaction
@@ -55,6 +56,7 @@ class IngestReport:
     syntax_errors: dict[str, int] = field(default_factory=dict)  # path → recovered error count
     bad_encoding: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+    changed: list[str] = field(default_factory=list)  # files (re)written in this run, for the embedding phase
     parse_seconds: float = 0.0
     seconds: float = 0.0
     # Seconds per step of this run, measured by the pipeline itself (see PHASES); what benchmarks read.
@@ -76,8 +78,9 @@ class IngestReport:
 
 # The steps of a run, in order, as they appear in IngestReport.phases (a step a run does not need is absent):
 # walk the tree; read what the graph holds (once per Ingestor); read and hash changed files; parse (cached parses
-# included); find the other files a change affects; resolve; chunk documents; write to the graph; save the cache.
-PHASES = ("walk", "graph hashes", "hash", "parse", "affected", "resolve", "documents", "write", "cache save")
+# included); find the other files a change affects; resolve; the words of changed code files for retrieval; chunk
+# documents; write to the graph; save the cache.
+PHASES = ("walk", "graph hashes", "hash", "parse", "affected", "resolve", "words", "documents", "write", "cache save")
 
 
 class Ingestor:
@@ -162,6 +165,8 @@ class Ingestor:
         step.bad_encoding = {p for p in code_changed if self.parses.get(hashes[p]).bad_encoding}
         step.span_hashes = {p: self.parses.get(hashes[p]).span_hashes for p in code_changed}
         step.hashes = {p: hashes[p] for p in changed}
+        with report.phase("words"):
+            step.words = {p: f"{path_words(p)} {code_words(decode(self._read(p))[0])}" for p in code_changed}
         with report.phase("documents"):
             step.documents = [chunk_document(p, decode(self._read(p))[0]) for p in changed
                               if files[p].kind == "document"]
@@ -192,6 +197,7 @@ class Ingestor:
         report.calls_by_resolution = dict(Counter(e.resolution for e in edges if e.kind == "CALLS"))
         report.symbols = sum(len(p.symbols) for p in self.state.parsed.values())
         report.written = len(changed)
+        report.changed = changed
         report.reresolved = len(dependents)
         report.deleted = len(deleted)
         report.seconds = round(time.perf_counter() - began, 3)
@@ -202,9 +208,11 @@ class Ingestor:
         if self._graph_hashes is None:
             self.store.apply_schema()
             rows = self.store.read("ingest/file_hashes", repo=self.repo)
-            model = self.store.read("ingest/repo_model", repo=self.repo)
-            outdated = bool(rows) and (not model or (model[0]["model"] or 0) < MODEL)
-            # A repository written by an older kg lacks what this one derives: every file counts as changed once.
+            written = (self.store.read("ingest/repo_model", repo=self.repo) or [{}])[0]
+            outdated = bool(rows) and ((written.get("model") or 0) < MODEL
+                                       or written.get("parser") != parser_fingerprint())
+            # A repository written by an older kg lacks what this one derives, or holds parses this kg would not
+            # make (a grammar or front end upgraded): every file counts as changed once.
             self._graph_hashes = {row["path"]: None if outdated else row["hash"] for row in rows}
         return self._graph_hashes
 

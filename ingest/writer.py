@@ -5,8 +5,9 @@ no longer defines (their incoming edges go with them, so nothing points at a gho
 outgoing edges, derive its module's DEPENDS_ON from them, and only then mark it with its content hash. A write that
 dies half way leaves the file unmarked, so the next ingest redoes it.
 
-MODEL is the version of what kg derives for a repository (DEPENDS_ON, Module.package); a repository last written
-with an older version is rewritten in full once (ingest.pipeline), since its unchanged files would never be.
+MODEL is the version of what kg derives for a repository (DEPENDS_ON, Module.package), and the parser fingerprint
+(kg.ingest.cache) says which parsing code wrote it; a repository last written with an older model or other parsing
+code is rewritten in full once (ingest.pipeline), since its unchanged files would never be.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from kg.ingest.cache import parser_fingerprint
 from kg.ingest.documents import Document
 from kg.ingest.facts import Edge, ParsedFile
 
+from kg.retrieve.text import symbol_words
 from kg.store import Store, Transaction
 
 _LABELS = {"class": "Class", "function": "Function", "method": "Method", "variable": "Variable"}
@@ -40,6 +43,7 @@ class FileWrite:
     documents: list[Document] = field(default_factory=list)
     deleted: set[str] = field(default_factory=set)
     hashes: dict[str, str] = field(default_factory=dict)  # path → content hash, marked last
+    words: dict[str, str] = field(default_factory=dict)  # path → the file's words for full-text search
 
     def is_empty(self) -> bool:
         return not (self.parsed or self.edges or self.documents or self.deleted or self.hashes)
@@ -75,8 +79,8 @@ class GraphWriter:
             sink.write("ingest/files_delete", [{"path": p} for p in sorted(step.deleted)], repo=repo)
         files = [step.parsed[p] for p in sorted(step.parsed)]
         if files:
-            sink.write("ingest/modules_put", [self._module_row(f, f.path in step.bad_encoding) for f in files],
-                       repo=repo)
+            sink.write("ingest/modules_put", [self._module_row(f, f.path in step.bad_encoding, step.words.get(f.path))
+                                              for f in files], repo=repo)
             sink.write("ingest/symbols_put",
                        [row for f in files for row in self._symbol_rows(f, step.span_hashes.get(f.path, {}))],
                        repo=repo)
@@ -93,24 +97,24 @@ class GraphWriter:
         if step.hashes:
             sink.write("ingest/files_mark", [{"path": p, "hash": h} for p, h in sorted(step.hashes.items())],
                        repo=repo)
-        sink.write("ingest/repo_model_put", repo=repo, model=MODEL)
+        sink.write("ingest/repo_model_put", repo=repo, model=MODEL, parser=parser_fingerprint())
 
     # ── rows ──────────────────────────────────────────────────────────────────────────────────────────────────
 
     def _key(self, qname_or_path: str) -> str:
         return f"{self.repo}:{qname_or_path}"
 
-    def _module_row(self, f: ParsedFile, bad_encoding: bool) -> dict:
+    def _module_row(self, f: ParsedFile, bad_encoding: bool, words: str | None = None) -> dict:
         return {"key": self._key(f.path), "path": f.path, "qname": f.module, "qkey": self._key(f.module),
                 "package": posixpath.dirname(f.path) or ".", "lang": f.lang, "loc": f.loc,
-                "syntax_errors": f.syntax_errors, "bad_encoding": bad_encoding}
+                "syntax_errors": f.syntax_errors, "bad_encoding": bad_encoding, "words": words}
 
     def _symbol_rows(self, f: ParsedFile, span_hashes: dict[str, str]) -> Iterable[dict]:
         for s in f.symbols:
             yield {"key": self._key(s.qname), "path": f.path, "qname": s.qname, "name": s.name, "kind": s.kind,
                    "label": _LABELS[s.kind], "start_line": s.start_line, "end_line": s.end_line,
                    "signature": s.signature, "doc": s.doc, "test": is_test(f.path, s.name, s.kind),
-                   "hash": span_hashes.get(s.qname)}
+                   "hash": span_hashes.get(s.qname), "words": symbol_words(s.qname, s.signature, s.doc)}
 
     def _defines_rows(self, f: ParsedFile) -> Iterable[dict]:
         for s in f.symbols:

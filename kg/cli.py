@@ -340,14 +340,17 @@ def export() -> None:
               help="pycg: PyCG's adjacency list; json: every call with line, resolution and confidence.")
 @click.option("--min-confidence", type=click.FloatRange(0, 1), default=0.0, show_default=True,
               help="Leave out calls kg is less sure of than this.")
+@click.option("--evidence", type=click.Choice(["static", "observed", "all"]), default="static", show_default=True,
+              help="Calls found by static analysis, seen by `kg observe` (direct ones only in pycg), or both.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to a file, not stdout.")
 @pass_context
-def export_callgraph(ctx: Context, repo: str, fmt: str, min_confidence: float, output: str | None) -> None:
+def export_callgraph(ctx: Context, repo: str, fmt: str, min_confidence: float, evidence: str,
+                     output: str | None) -> None:
     """The call graph as JSON: keys are dotted names relative to the ingested root."""
     from kg.export import callgraph
 
     with ctx.open_reader() as store:
-        graph = callgraph(store, repo, fmt, min_confidence)  # type: ignore[arg-type]
+        graph = callgraph(store, repo, fmt, min_confidence, evidence)  # type: ignore[arg-type]
     text = json.dumps(graph, indent=2)
     if output:
         Path(output).write_text(text + "\n", encoding="utf-8")

@@ -12,21 +12,29 @@ if TYPE_CHECKING:
 CallgraphFormat = Literal["pycg", "json"]
 
 
-def callgraph(store: Store, repo: str, fmt: CallgraphFormat = "pycg", min_confidence: float = 0.0) -> dict[str, Any]:
-    """The call graph of `repo`.
+def callgraph(store: Store, repo: str, fmt: CallgraphFormat = "pycg", min_confidence: float = 0.0,
+              evidence: str = "static") -> dict[str, Any]:
+    """The call graph of `repo`, from static analysis (`evidence` static, the default), from the calls `kg observe`
+    saw (observed) or both (all).
 
     pycg: `{"pkg.mod.Class.method": ["pkg.mod.helper", "<builtin>.len"], ...}` — the adjacency list PyCG and its
     successors print, every module, class, function and method a key even without callees, callees sorted and
-    unique. json: the same keys, each call with its line, resolution and confidence.
+    unique; an observed call made through library frames (a test → werkzeug → `Flask.__call__`) is no direct call
+    and stays out of it. json: the same keys, each call with its line, resolution and confidence (observed calls:
+    `via` and `count`).
     """
-    rows = store.read("export/callgraph", repo=repo, min_confidence=min_confidence)
+    if evidence not in ("static", "observed", "all"):
+        raise InputError(f"evidence must be static, observed or all, not {evidence!r}")
+    rows = store.read("export/callgraph", repo=repo, min_confidence=min_confidence, evidence=evidence)
     if not rows:
         raise InputError(f"no repository named {repo!r} in the graph: ingest it first (`kg ingest PATH --repo {repo}`)")
     graph: dict[str, Any] = {}
     for row in sorted(rows, key=lambda r: r["caller"]):
-        calls = [c for c in row["calls"] if c["callee"] is not None]
+        calls = [{k: v for k, v in c.items() if v is not None} for c in row["calls"] if c["callee"] is not None]
         if fmt == "pycg":
-            graph[row["caller"]] = sorted({c["callee"] for c in calls} | set(graph.get(row["caller"], [])))
+            direct = {c["callee"] for c in calls if c.get("via") != "library"}
+            graph[row["caller"]] = sorted(direct | set(graph.get(row["caller"], [])))
         else:
-            graph[row["caller"]] = {"kind": row["kind"], "calls": sorted(calls, key=lambda c: (c["line"], c["callee"]))}
+            graph[row["caller"]] = {"kind": row["kind"],
+                                    "calls": sorted(calls, key=lambda c: (c.get("line") or 0, c["callee"]))}
     return graph

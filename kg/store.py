@@ -205,5 +205,11 @@ class Store:
                 session.run(statement).consume()
         return len(statements)
 
+    def write_statements(self, name: str, /, **params: Any) -> None:
+        """Run each statement of a multi-statement file (index DDL, say) in turn, each on its own."""
+        with map_neo4j_errors(self.settings), self._session(neo4j.WRITE_ACCESS) as session:
+            for statement in queries.statements(name):
+                session.run(statement, params).consume()
+
     def _session(self, access: str, **config: Any) -> neo4j.Session:
         return self._driver.session(database=self.settings.database, default_access_mode=access, **config)

@@ -1,9 +1,11 @@
 // Who calls this symbol, as a picture for Neo4j Browser? The same callers as `callers`: for each caller within
 // $depth steps (capped at 10 by the pattern) its strongest shortest call chain to $qname, returned as a path so
 // Browser draws the chains; kg's Browser style writes each CALLS edge's confidence on it.
-:params {repo: 'tinyshop', qname: 'shop.models.Order.subtotal_cents', depth: 3, min_confidence: 0.0, limit: 100};
+// $evidence: 'static' (ingest's CALLS), 'observed' (what `kg observe` saw run) or 'all'.
+:params {repo: 'tinyshop', qname: 'shop.models.Order.subtotal_cents', depth: 3, min_confidence: 0.0, evidence: 'all', limit: 100};
 MATCH (target:Symbol {key: $repo + ':' + $qname})
-MATCH p = ALL SHORTEST (target)<-[r:CALLS WHERE r.confidence >= $min_confidence]-{1,10}(caller)
+MATCH p = ALL SHORTEST (target)<-[r:CALLS WHERE r.confidence >= $min_confidence
+    AND ($evidence = 'all' OR (r.resolution = 'observed') = ($evidence = 'observed'))]-{1,10}(caller)
 WHERE length(p) <= $depth AND caller <> target
 WITH caller, p, reduce(w = 1.0, e IN relationships(p) | CASE WHEN e.confidence < w THEN e.confidence ELSE w END)
      AS weakest

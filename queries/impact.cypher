@@ -4,8 +4,10 @@
 // at its shortest distance (group by `depth`), with the weakest edge confidence on that path (the strongest such
 // path when several are equally short), the edge kinds it went through and the changed symbol it reaches.
 // A method also stands for the base-class methods it overrides: a call resolved to the base method may run it.
-// For a file, pass its module's dotted name (`shop.cart`).
-:params {repo: 'tinyshop', qnames: ['shop.pricing.bulk_discount'], depth: 5, min_confidence: 0.0, limit: 200};
+// For a file, pass its module's dotted name (`shop.cart`). $evidence: 'static' (ingest's edges), 'observed' (CALLS
+// `kg observe` saw run) or 'all'; `evidence` says which the path used, `(stale)` when an observed edge on it is
+// older than its files.
+:params {repo: 'tinyshop', qnames: ['shop.pricing.bulk_discount'], depth: 5, min_confidence: 0.0, evidence: 'all', limit: 200};
 UNWIND $qnames AS qname
 CALL (qname) {
   MATCH (s:Symbol {key: $repo + ':' + qname})
@@ -19,14 +21,21 @@ OPTIONAL MATCH (changed)<-[:DEFINES]-(:Class)-[:INHERITS]->{1,5}(:Class)-[:DEFIN
 WHERE overridden.name = changed.name
 WITH collect(DISTINCT changed) + collect(DISTINCT overridden) AS changed
 UNWIND changed AS start
-MATCH p = ALL SHORTEST (start)<-[r:CALLS|IMPORTS|INHERITS WHERE r.confidence >= $min_confidence]-{1,10}(dependent)
+MATCH p = ALL SHORTEST (start)<-[r:CALLS|IMPORTS|INHERITS WHERE r.confidence >= $min_confidence
+    AND ($evidence = 'all' OR (r.resolution = 'observed') = ($evidence = 'observed'))]-{1,10}(dependent)
 WHERE length(p) <= $depth AND NOT dependent IN changed
-WITH dependent, start, length(p) AS depth, [e IN relationships(p) | type(e)] AS via,
+WITH dependent, start, length(p) AS depth, [e IN relationships(p) | type(e)] AS via, relationships(p) AS edges,
      reduce(w = 1.0, e IN relationships(p) | CASE WHEN e.confidence < w THEN e.confidence ELSE w END) AS weakest
 ORDER BY depth, weakest DESC
-WITH dependent, collect({depth: depth, weakest: weakest, via: via, reaches: start.qname})[0] AS best
+WITH dependent, collect({depth: depth, weakest: weakest, via: via, reaches: start.qname, edges: edges})[0] AS best
+WITH dependent, best, [e IN best.edges WHERE e.resolution = 'observed'] AS observed
 RETURN best.depth AS depth, dependent.qname AS dependent, coalesce(dependent.kind, 'module') AS kind,
        dependent.path AS path, dependent.start_line AS line, best.via AS via, best.reaches AS reaches,
-       best.weakest AS confidence
+       best.weakest AS confidence,
+       CASE size(observed) WHEN 0 THEN 'static' WHEN size(best.edges) THEN 'observed' ELSE 'static+observed' END
+       + CASE WHEN any(e IN observed WHERE EXISTS {
+                   MATCH (m:Module {repo: $repo}) WHERE (m.path = startNode(e).path AND m.hash <> e.source_hash)
+                                                     OR (m.path = endNode(e).path AND m.hash <> e.target_hash) })
+              THEN ' (stale)' ELSE '' END AS evidence
 ORDER BY depth, confidence DESC, dependent
 LIMIT toInteger($limit);

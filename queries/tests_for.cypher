@@ -6,7 +6,8 @@
 // fixture it takes as a parameter (a function decorated with `*.fixture`, in its folder or above), or module-level
 // code of its own test file (which runs when the file is imported), or an object its decorator builds
 // (`@pytest.mark.parametrize(..., [IntRange(0, 5)])`) whose class or a base class has a method that reaches the
-// symbol. `test` is the pytest node id.
+// symbol. `test` is the pytest node id. Static evidence only: observed CALLS (`kg observe`) are left out here;
+// tests_for_observed answers from them.
 :param repo => 'tinyshop';
 :param qnames => ['shop.pricing.bulk_discount'];
 :param depth => 8;
@@ -18,7 +19,7 @@ WHERE base.name = seed.name
 WITH collect(DISTINCT seed) + collect(DISTINCT base) AS starts
 CALL (starts) {
   UNWIND starts AS start
-  MATCH p = ANY SHORTEST (start)<-[:CALLS]-{0,10}(reacher)
+  MATCH p = ANY SHORTEST (start)<-[r:CALLS WHERE r.resolution <> 'observed']-{0,10}(reacher)
   WHERE length(p) <= $depth
   WITH reacher, min(length(p)) AS depth, max(reduce(w = 1.0, e IN relationships(p) |
        CASE WHEN e.confidence < w THEN e.confidence ELSE w END)) AS weakest
@@ -32,7 +33,7 @@ CALL (round1) {
   MATCH (method)<-[:DEFINES]-(:Class)-[:INHERITS]->{1,5}(:Class)-[:DEFINES]->(base:Method)
   WHERE base.name = method.name AND NOT base IN known
   WITH base, min(reached_at) AS base_depth, max(reached_weakest) AS base_weakest
-  MATCH p = ANY SHORTEST (base)<-[:CALLS]-{0,10}(reacher)
+  MATCH p = ANY SHORTEST (base)<-[r:CALLS WHERE r.resolution <> 'observed']-{0,10}(reacher)
   WHERE base_depth + length(p) <= $depth
   WITH reacher, min(base_depth + length(p)) AS depth, max(reduce(w = base_weakest, e IN relationships(p) |
        CASE WHEN e.confidence < w THEN e.confidence ELSE w END)) AS weakest
@@ -46,7 +47,7 @@ CALL (round1, round2) {
   MATCH (method)<-[:DEFINES]-(:Class)-[:INHERITS]->{1,5}(:Class)-[:DEFINES]->(base:Method)
   WHERE base.name = method.name AND NOT base IN known
   WITH base, min(reached_at) AS base_depth, max(reached_weakest) AS base_weakest
-  MATCH p = ANY SHORTEST (base)<-[:CALLS]-{0,10}(reacher)
+  MATCH p = ANY SHORTEST (base)<-[r:CALLS WHERE r.resolution <> 'observed']-{0,10}(reacher)
   WHERE base_depth + length(p) <= $depth
   WITH reacher, min(base_depth + length(p)) AS depth, max(reduce(w = base_weakest, e IN relationships(p) |
        CASE WHEN e.confidence < w THEN e.confidence ELSE w END)) AS weakest

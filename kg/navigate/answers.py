@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from kg.errors import InputError, shorten
 from kg.navigate import names
 from kg.navigate.catalog import describe
+from kg.navigate.evidence import EVIDENCE, combine
 from kg.navigate.targets import Target, pick_repo, resolve, resolve_all
 
 if TYPE_CHECKING:
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 
 MAX_DEPTH = 10  # the bound written into the queries' patterns
 FETCH_CAP = 5000  # rows fetched to count what a limit cuts; more than this is reported as "at least"
+ALL = 2**62  # `limit=None`: every row (machine output is complete unless a limit is asked for)
+EDGE_EVIDENCE = ("all", "static", "observed")  # which CALLS to follow: ingest's, `kg observe`'s, or both
 
 
 @dataclass
@@ -31,7 +34,7 @@ class Answer:
     columns: list[str]
     rows: list[dict[str, Any]]
     total: int
-    limit: int
+    limit: int | None  # None: no limit was asked for, every row is here
     noun: str = "rows"
     notes: list[str] = field(default_factory=list)
     target: Target | None = None
@@ -44,21 +47,37 @@ class Answer:
     def truncation_note(self) -> str | None:
         if not self.truncated:
             return None
-        total = f"at least {self.total:,}" if self.at_least or self.total >= FETCH_CAP else f"{self.total:,}"
+        counted = self.at_least or (self.total >= FETCH_CAP and self.limit is not None)
+        total = f"at least {self.total:,}" if counted else f"{self.total:,}"
         return f"showing {len(self.rows):,} of {total} {self.noun} (raise the limit to see more)"
 
     def to_dict(self) -> dict[str, Any]:
         return {"title": self.title, "target": self.target.to_dict() if self.target else None,
-                "total": self.total, "shown": len(self.rows), "truncated": self.truncated,
+                "total": self.total, "shown": len(self.rows), "truncated": self.truncated, "limit": self.limit,
                 "notes": self.notes + ([self.truncation_note()] if self.truncated else []), "rows": self.rows}
 
 
-def fetch(store: Store, name: str, limit: int, **params: Any) -> tuple[list[dict[str, Any]], int]:
-    """Rows of a named query cut to `limit`, and how many there were (up to FETCH_CAP)."""
+def fetch(store: Store, name: str, limit: int | None, **params: Any) -> tuple[list[dict[str, Any]], int]:
+    """Rows of a named query cut to `limit` (None: all of them), and how many there were (up to FETCH_CAP)."""
+    if limit is None:
+        rows = store.read(name, limit=ALL, **params)
+        return rows, len(rows)
     if limit < 1:
         raise InputError(f"limit must be at least 1, not {limit}")
     rows = store.read(name, limit=max(limit, FETCH_CAP), **params)
     return rows[:limit], len(rows)
+
+
+def _cut(rows: list[dict[str, Any]], limit: int | None) -> list[dict[str, Any]]:
+    if limit is not None and limit < 1:
+        raise InputError(f"limit must be at least 1, not {limit}")
+    return rows if limit is None else rows[:limit]
+
+
+def _edges(evidence: str) -> str:
+    if evidence not in EDGE_EVIDENCE:
+        raise InputError(f"evidence must be one of {', '.join(EDGE_EVIDENCE)}, not {evidence!r}")
+    return evidence
 
 
 def _depth(depth: int) -> int:
@@ -76,70 +95,83 @@ def _symbol(store: Store, text: str, repo: str | None, question: str) -> Target:
 
 
 def callers(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
-            limit: int = 50) -> Answer:
+            limit: int | None = 50, evidence: str = "all") -> Answer:
     target = _symbol(store, symbol, repo, "callers")
     rows, total = fetch(store, "callers", limit, repo=target.repo, qname=target.qname, depth=_depth(depth),
-                        min_confidence=min_confidence)
+                        min_confidence=min_confidence, evidence=_edges(evidence))
     return Answer(f"callers of {target.qname} (depth ≤ {depth})", ["depth", "caller", "kind", "call_path", "call_line",
                   "path", "line", "calls", "resolution", "confidence"], rows, total, limit, "callers", target=target)
 
 
 def callees(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
-            limit: int = 50) -> Answer:
+            limit: int | None = 50, evidence: str = "all") -> Answer:
     target = _symbol(store, symbol, repo, "callees")
     rows, total = fetch(store, "callees", limit, repo=target.repo, qname=target.qname, depth=_depth(depth),
-                        min_confidence=min_confidence)
+                        min_confidence=min_confidence, evidence=_edges(evidence))
     return Answer(f"callees of {target.qname} (depth ≤ {depth})", ["depth", "callee", "kind", "call_path",
                   "call_line", "from", "path", "line", "resolution", "confidence"], rows, total, limit, "callees",
                   target=target)
 
 
 def impact(store: Store, symbols: list[str], repo: str | None = None, depth: int = 5, min_confidence: float = 0.0,
-           limit: int = 100) -> Answer:
+           limit: int | None = 100, evidence: str = "all") -> Answer:
     targets = resolve_all(store, symbols, repo)
-    return impact_of(store, targets, depth, min_confidence, limit)
+    return impact_of(store, targets, depth, min_confidence, limit, evidence)
 
 
 def impact_of(store: Store, targets: list[Target], depth: int = 5, min_confidence: float = 0.0,
-              limit: int = 100) -> Answer:
+              limit: int | None = 100, evidence: str = "all") -> Answer:
     if not targets:
         return Answer("impact of nothing", [], [], 0, limit, "dependents")
     rows, total = fetch(store, "impact", limit, repo=targets[0].repo, qnames=[t.qname for t in targets],
-                        depth=_depth(depth), min_confidence=min_confidence)
+                        depth=_depth(depth), min_confidence=min_confidence, evidence=_edges(evidence))
     names = ", ".join(t.qname for t in targets[:3]) + (f" and {len(targets) - 3} more" if len(targets) > 3 else "")
     return Answer(f"impact of {names} (depth ≤ {depth})", ["depth", "dependent", "kind", "path", "line", "via",
-                  "reaches", "confidence"], rows, total, limit, "dependents",
+                  "reaches", "confidence", "evidence"], rows, total, limit, "dependents",
                   target=targets[0] if len(targets) == 1 else None)
 
 
 def call_path(store: Store, source: str, target: str, repo: str | None = None, depth: int = 6,
-              limit: int = 3) -> Answer:
+              limit: int | None = 3, evidence: str = "all") -> Answer:
     a, b = resolve_all(store, [source, target], repo)
     for t in (a, b):
         if t.is_module:
             raise InputError(f"{t.qname} is a module; a call path joins functions, methods or classes")
-    rows, total = fetch(store, "call_path", limit, repo=a.repo, source=a.qname, target=b.qname, depth=_depth(depth))
+    rows, total = fetch(store, "call_path", limit, repo=a.repo, source=a.qname, target=b.qname, depth=_depth(depth),
+                        evidence=_edges(evidence))
     notes = [] if rows else [f"{a.qname} does not reach {b.qname} through calls within {depth} steps"]
     return Answer(f"call paths {a.qname} → {b.qname}", ["length", "confidence", "steps"], rows, total, limit,
                   "paths", notes, target=b)
 
 
-def tests_for(store: Store, symbols: list[str], repo: str | None = None, depth: int = 8, limit: int = 100) -> Answer:
+def tests_for(store: Store, symbols: list[str], repo: str | None = None, depth: int = 8, limit: int | None = 100,
+              evidence: str = "combined") -> Answer:
     targets = resolve_all(store, symbols, repo)
-    return tests_for_targets(store, targets, depth, limit)
+    return tests_for_targets(store, targets, depth, limit, evidence)
 
 
-def tests_for_targets(store: Store, targets: list[Target], depth: int = 8, limit: int = 100) -> Answer:
+def tests_for_targets(store: Store, targets: list[Target], depth: int = 8, limit: int | None = 100,
+                      evidence: str = "combined") -> Answer:
+    """Tests that reach the targets by static analysis, that ran them when observed, or both (see evidence.py)."""
+    if evidence not in EVIDENCE:
+        raise InputError(f"evidence must be one of {', '.join(EVIDENCE)}, not {evidence!r}")
     if not targets:
         return Answer("tests for nothing", [], [], 0, limit, "tests")
-    rows, total = fetch(store, "tests_for", limit, repo=targets[0].repo, qnames=[t.qname for t in targets],
-                        depth=_depth(depth))
+    repo, qnames = targets[0].repo, [t.qname for t in targets]
+    static = store.read("tests_for", repo=repo, qnames=qnames, depth=_depth(depth), limit=ALL) \
+        if evidence != "observed" else []
+    observed = store.read("tests_for_observed", repo=repo, qnames=qnames) if evidence != "static" else []
+    state = store.read("tests_observed", repo=repo, functions=[r["test"] for r in static],
+                       paths=sorted({r["test"].split("::", 1)[0] for r in static})) if static else []
+    runs = len(store.read("observed_runs", repo=repo, limit=1)) if evidence != "static" else 0
+    chosen = combine(static, observed, state, evidence, runs)
     names = ", ".join(t.qname for t in targets[:3]) + (f" and {len(targets) - 3} more" if len(targets) > 3 else "")
-    return Answer(f"tests that reach {names} (depth ≤ {depth})", ["test", "distance", "confidence", "how"], rows,
-                  total, limit, "tests", target=targets[0] if len(targets) == 1 else None)
+    return Answer(f"tests for {names} ({evidence} evidence, static depth ≤ {depth})",
+                  ["test", "evidence", "distance", "confidence", "calls", "how"], _cut(chosen.rows, limit),
+                  len(chosen.rows), limit, "tests", chosen.notes, target=targets[0] if len(targets) == 1 else None)
 
 
-def cycles(store: Store, repo: str | None = None, max_length: int = 4, limit: int = 50) -> Answer:
+def cycles(store: Store, repo: str | None = None, max_length: int = 4, limit: int | None = 50) -> Answer:
     name = pick_repo(store, repo)
     if not 2 <= max_length <= 8:
         raise InputError(f"max length must be between 2 and 8, not {max_length}")
@@ -149,11 +181,12 @@ def cycles(store: Store, repo: str | None = None, max_length: int = 4, limit: in
 
 
 def dead_code(store: Store, repo: str | None = None, include_maybe: bool = False, include_public: bool = False,
-              limit: int = 50) -> Answer:
+              limit: int | None = 50) -> Answer:
     """Unused functions, methods and classes, each with why and how sure. Public API (`public`) and uncertain cases
     (`maybe`) are counted in the notes and listed only when asked for."""
     name = pick_repo(store, repo)
-    rows = settle_properties(store, name, store.read("dead_code", repo=name, limit=FETCH_CAP))
+    rows = settle_properties(store, name, store.read("dead_code", repo=name,
+                                                     limit=FETCH_CAP if limit is not None else ALL))
     rows.sort(key=lambda r: (_STATUS_ORDER[r["status"]], r["path"], r["line"]))
     shown = {"dead"} | ({"public"} if include_public else set()) | ({"maybe"} if include_maybe else set())
     kept = [r for r in rows if r["status"] in shown]
@@ -167,7 +200,7 @@ def dead_code(store: Store, repo: str | None = None, include_maybe: bool = False
         notes.append(f"{maybe} more may be alive (unresolved or dynamic calls by name, closures, overrides): "
                      "include_maybe / --maybe lists them")
     return Answer(f"dead code in {name}", ["status", "symbol", "kind", "path", "line", "lines", "confidence", "why"],
-                  kept[:limit], len(kept), limit, "symbols", notes)
+                  _cut(kept, limit), len(kept), limit, "symbols", notes)
 
 
 _STATUS_ORDER = {"dead": 0, "public": 1, "maybe": 2}
@@ -217,18 +250,18 @@ def read_as_attributes(store: Store, repo: str, names: set[str]) -> set[str] | N
     return names - pending
 
 
-def hotspots(store: Store, repo: str | None = None, limit: int = 25) -> Answer:
+def hotspots(store: Store, repo: str | None = None, limit: int | None = 25) -> Answer:
     rows, total = fetch(store, "hotspots", limit, repo=repo)
     return Answer(f"hotspots{f' in {repo}' if repo else ''}", ["symbol", "kind", "path", "line", "fan_in",
                   "callers", "fan_out"] + ([] if repo else ["repo"]), rows, total, limit, "symbols")
 
 
-def find(store: Store, text: str, repo: str | None = None, limit: int = 20) -> Answer:
+def find(store: Store, text: str, repo: str | None = None, limit: int | None = 20) -> Answer:
     """Where `text` is defined: exact dotted names first, then fuzzy matches ranked by kg.navigate.names (prefix,
     camel/snake parts, substring, typo, docstring). Full-text syntax (`check*`, `chekout~`) is used as typed."""
     if not text.strip():
         raise InputError("empty name: give part of a symbol's name, e.g. `Session` or `get_netrc`")
-    exact = store.read("find_symbol", symbol=text.strip(), repo=repo, limit=limit + 1)
+    exact = store.read("find_symbol", symbol=text.strip(), repo=repo, limit=ALL if limit is None else limit + 1)
     rows = [{**r, "match": "exact", "score": 1.0} for r in exact]
     seen = {(r["repo"], r["qname"]) for r in exact}
     for r in names.near(store, text.strip(), repo, syntax=True):
@@ -236,7 +269,7 @@ def find(store: Store, text: str, repo: str | None = None, limit: int = 20) -> A
             seen.add((r["repo"], r["qname"]))
             rows.append(r)
     return Answer(f"definitions of {shorten(text)}", ["match", "score", "qname", "kind", "path", "line", "signature"]
-                  + ([] if repo else ["repo"]), rows[:limit], len(rows), limit, "matches")
+                  + ([] if repo else ["repo"]), _cut(rows, limit), len(rows), limit, "matches")
 
 
 def module_summary(store: Store, module: str, repo: str | None = None, limit: int = 40) -> dict[str, Any]:
@@ -260,12 +293,12 @@ def module_summary(store: Store, module: str, repo: str | None = None, limit: in
     }
 
 
-def run_query(store: Store, name: str, params: dict[str, Any], limit: int = 100) -> Answer:
+def run_query(store: Store, name: str, params: dict[str, Any], limit: int | None = 100) -> Answer:
     """Any named query, read-only, with its parameters checked against what the file uses."""
     info = describe(name)
     given = dict(params)
     if "limit" in info.used and "limit" not in given:
-        given["limit"] = limit
+        given["limit"] = ALL if limit is None else max(limit, FETCH_CAP)  # counts what `limit` cuts below
     missing = [p for p in info.used if p not in given]
     if missing:
         examples = " ".join(f"--param {p}={_shell(info.examples.get(p, '...'))}" for p in missing)
@@ -274,7 +307,7 @@ def run_query(store: Store, name: str, params: dict[str, Any], limit: int = 100)
         raise InputError("parameters named `name` or `text` cannot be passed through kg's store; rename them")
     rows = store.read(name, **given)
     columns = list(rows[0]) if rows else []
-    return Answer(f"{name}", columns, rows[:limit], len(rows), limit, "rows")
+    return Answer(f"{name}", columns, _cut(rows, limit), len(rows), limit, "rows")
 
 
 def run_cypher(store: Store, text: str, params: dict[str, Any] | None = None, limit: int = 50) -> Answer:

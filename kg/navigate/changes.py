@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from kg.errors import InputError, shorten
 from kg.git import commit, git
 from kg.navigate.answers import Answer, impact_of, tests_for_targets
+from kg.navigate.evidence import pytest_ids
 from kg.navigate.targets import Target
 
 if TYPE_CHECKING:
@@ -149,7 +150,7 @@ class ChangeReport:
     tests: Answer
 
     def pytest_args(self) -> list[str]:
-        return [row["test"] for row in self.tests.rows]
+        return pytest_ids(self.tests.rows)
 
     def to_dict(self) -> dict[str, Any]:
         return {"repo": self.repo, "root": str(self.root), "changed": self.changed,
@@ -157,9 +158,10 @@ class ChangeReport:
 
 
 def changes(store: Store, path: Path | None = None, repo: str | None = None, since: str | None = None,
-            staged: bool = False, depth: int = 5, test_depth: int = 8, limit: int = 200,
-            diff: str | None = None) -> ChangeReport:
-    """What a diff touches. `diff` replaces running git (for callers that already have one)."""
+            staged: bool = False, depth: int = 5, test_depth: int = 8, limit: int | None = 200,
+            diff: str | None = None, evidence: str = "combined") -> ChangeReport:
+    """What a diff touches. `diff` replaces running git (for callers that already have one). `limit` None: every
+    row; `evidence`: which tests count (see kg.navigate.evidence)."""
     name, root = repo_for(store, path, repo)
     files = parse_diff(diff if diff is not None else git_diff(root, since, staged))
     rows = [{"path": f.path, "line": n} for f in files if not f.deleted for n in sorted(f.lines)]
@@ -180,7 +182,7 @@ def changes(store: Store, path: Path | None = None, repo: str | None = None, sin
         entry["lines"] = _ranges(entry["lines"])
     targets = [Target(name, r["qname"], r["kind"], r["path"], r["start_line"]) for r in changed]
     return ChangeReport(name, root, changed, deleted, impact_of(store, targets, depth, 0.0, limit),
-                        tests_for_targets(store, targets, test_depth, limit))
+                        tests_for_targets(store, targets, test_depth, limit, evidence))
 
 
 def _ranges(lines: list[int]) -> str:

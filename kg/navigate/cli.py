@@ -17,10 +17,30 @@ from kg.errors import InputError
 from kg.navigate import answers
 from kg.navigate.catalog import catalog
 from kg.navigate.changes import changes as diff_changes
+from kg.navigate.evidence import EVIDENCE, pytest_ids
 from kg.navigate.render import table
 
 repo_option = click.option("--repo", help="Repository to look in when several are ingested.")
-limit_option = click.option("--limit", default=50, show_default=True, type=click.IntRange(1), help="Rows to show.")
+
+
+def limit_option(default: int, what: str = "Rows") -> Any:
+    """--limit: `default` rows in a table (which says what it cut); --json and --pytest print every row unless a
+    limit is given explicitly."""
+    return click.option("--limit", type=click.IntRange(1), default=None, metavar="N",
+                        help=f"{what} to show (default {default} in a table; --json/--pytest print all unless given).")
+
+
+def cut(limit: int | None, default: int, machine: bool) -> int | None:
+    """The limit to apply: the one asked for, else none for machine output, else the table's default."""
+    return limit if limit is not None else (None if machine else default)
+
+
+edges_option = click.option("--evidence", type=click.Choice(answers.EDGE_EVIDENCE), default="all", show_default=True,
+                             help="Follow static CALLS (ingest), observed ones (kg observe) or both.")
+tests_evidence_option = click.option(
+    "--evidence", type=click.Choice(EVIDENCE), default="combined", show_default=True,
+    help="combined: observed tests plus static ones no fresh observation contradicts; static/observed: one side; "
+         "any: either.")
 confidence_option = click.option("--min-confidence", default=0.0, show_default=True, type=click.FloatRange(0, 1),
                                  help="Ignore edges kg is less sure of than this.")
 
@@ -41,76 +61,86 @@ def show(answer: answers.Answer, as_json: bool) -> None:
 @click.argument("symbol")
 @depth_option(1)
 @confidence_option
+@edges_option
 @repo_option
-@limit_option
+@limit_option(50)
 @json_option
 @pass_context
-def callers(ctx: Context, symbol: str, depth: int, min_confidence: float, repo: str | None, limit: int,
-            as_json: bool) -> None:
+def callers(ctx: Context, symbol: str, depth: int, min_confidence: float, evidence: str, repo: str | None,
+            limit: int | None, as_json: bool) -> None:
     """Who calls SYMBOL (dotted name, unique suffix such as Cart.checkout, or path:line)."""
     with ctx.open_reader() as store:
-        show(answers.callers(store, symbol, repo, depth, min_confidence, limit), as_json)
+        show(answers.callers(store, symbol, repo, depth, min_confidence, cut(limit, 50, as_json), evidence), as_json)
 
 
 @click.command()
 @click.argument("symbol")
 @depth_option(1)
 @confidence_option
+@edges_option
 @repo_option
-@limit_option
+@limit_option(50)
 @json_option
 @pass_context
-def callees(ctx: Context, symbol: str, depth: int, min_confidence: float, repo: str | None, limit: int,
-            as_json: bool) -> None:
+def callees(ctx: Context, symbol: str, depth: int, min_confidence: float, evidence: str, repo: str | None,
+            limit: int | None, as_json: bool) -> None:
     """What SYMBOL calls, directly or (with --depth) transitively."""
     with ctx.open_reader() as store:
-        show(answers.callees(store, symbol, repo, depth, min_confidence, limit), as_json)
+        show(answers.callees(store, symbol, repo, depth, min_confidence, cut(limit, 50, as_json), evidence), as_json)
 
 
 @click.command()
 @click.argument("symbols", nargs=-1, required=True)
 @depth_option(5)
 @confidence_option
+@edges_option
 @repo_option
-@limit_option
+@limit_option(50)
 @json_option
 @pass_context
-def impact(ctx: Context, symbols: tuple[str, ...], depth: int, min_confidence: float, repo: str | None, limit: int,
-           as_json: bool) -> None:
+def impact(ctx: Context, symbols: tuple[str, ...], depth: int, min_confidence: float, evidence: str,
+           repo: str | None, limit: int | None, as_json: bool) -> None:
     """What may break if SYMBOLS (symbols, modules or files) change: callers, importers, subclasses by depth."""
     with ctx.open_reader() as store:
-        show(answers.impact(store, list(symbols), repo, depth, min_confidence, limit), as_json)
+        show(answers.impact(store, list(symbols), repo, depth, min_confidence, cut(limit, 50, as_json), evidence),
+             as_json)
 
 
 @click.command()
 @click.argument("source")
 @click.argument("target")
 @depth_option(6)
+@edges_option
 @repo_option
-@click.option("--limit", default=3, show_default=True, type=click.IntRange(1), help="Paths to show.")
+@limit_option(3, "Paths")
 @json_option
 @pass_context
-def path(ctx: Context, source: str, target: str, depth: int, repo: str | None, limit: int, as_json: bool) -> None:
+def path(ctx: Context, source: str, target: str, depth: int, evidence: str, repo: str | None, limit: int | None,
+         as_json: bool) -> None:
     """The shortest call paths from SOURCE to TARGET."""
     with ctx.open_reader() as store:
-        show(answers.call_path(store, source, target, repo, depth, limit), as_json)
+        show(answers.call_path(store, source, target, repo, depth, cut(limit, 3, as_json), evidence), as_json)
 
 
 @click.command("tests-for")
 @click.argument("symbols", nargs=-1, required=True)
 @depth_option(8)
+@tests_evidence_option
 @repo_option
-@limit_option
-@click.option("--pytest", "as_pytest", is_flag=True, help="Print only the pytest node ids, one per line.")
+@limit_option(50, "Tests")
+@click.option("--pytest", "as_pytest", is_flag=True, help="Print only the pytest node ids, one per line (all of them).")
 @json_option
 @pass_context
-def tests_for(ctx: Context, symbols: tuple[str, ...], depth: int, repo: str | None, limit: int, as_pytest: bool,
-              as_json: bool) -> None:
-    """The tests that exercise SYMBOLS (through calls, fixtures or test-module code)."""
+def tests_for(ctx: Context, symbols: tuple[str, ...], depth: int, evidence: str, repo: str | None, limit: int | None,
+              as_pytest: bool, as_json: bool) -> None:
+    """The tests that exercise SYMBOLS: reached by static analysis (calls, fixtures, test-module code), seen running
+    them by `kg observe`, or both; each row says which."""
     with ctx.open_reader() as store:
-        answer = answers.tests_for(store, list(symbols), repo, depth, limit)
+        answer = answers.tests_for(store, list(symbols), repo, depth, cut(limit, 50, as_json or as_pytest), evidence)
     if as_pytest:
-        click.echo("\n".join(row["test"] for row in answer.rows))
+        ids = pytest_ids(answer.rows)
+        if ids:
+            click.echo("\n".join(ids))
     else:
         show(answer, as_json)
 
@@ -118,13 +148,13 @@ def tests_for(ctx: Context, symbols: tuple[str, ...], depth: int, repo: str | No
 @click.command()
 @repo_option
 @click.option("--max-length", default=4, show_default=True, type=click.IntRange(2, 8), help="Longest cycle.")
-@limit_option
+@limit_option(50)
 @json_option
 @pass_context
-def cycles(ctx: Context, repo: str | None, max_length: int, limit: int, as_json: bool) -> None:
+def cycles(ctx: Context, repo: str | None, max_length: int, limit: int | None, as_json: bool) -> None:
     """Import cycles between modules."""
     with ctx.open_reader() as store:
-        show(answers.cycles(store, repo, max_length, limit), as_json)
+        show(answers.cycles(store, repo, max_length, cut(limit, 50, as_json)), as_json)
 
 
 @click.command("dead-code")
@@ -132,38 +162,38 @@ def cycles(ctx: Context, repo: str | None, max_length: int, limit: int, as_json:
 @click.option("--maybe", "include_maybe", is_flag=True, help="Also list symbols that may be alive.")
 @click.option("--public", "include_public", is_flag=True,
               help="Also list public API of the packages that nothing inside the project uses.")
-@limit_option
+@limit_option(50)
 @json_option
 @pass_context
-def dead_code(ctx: Context, repo: str | None, include_maybe: bool, include_public: bool, limit: int,
+def dead_code(ctx: Context, repo: str | None, include_maybe: bool, include_public: bool, limit: int | None,
               as_json: bool) -> None:
     """Functions, methods and classes nothing uses, each with why and how sure (entry points, properties, public
     API and dynamic uses taken into account)."""
     with ctx.open_reader() as store:
-        show(answers.dead_code(store, repo, include_maybe, include_public, limit), as_json)
+        show(answers.dead_code(store, repo, include_maybe, include_public, cut(limit, 50, as_json)), as_json)
 
 
 @click.command()
 @repo_option
-@click.option("--limit", default=25, show_default=True, type=click.IntRange(1), help="Rows to show.")
+@limit_option(25)
 @json_option
 @pass_context
-def hotspots(ctx: Context, repo: str | None, limit: int, as_json: bool) -> None:
+def hotspots(ctx: Context, repo: str | None, limit: int | None, as_json: bool) -> None:
     """Symbols with the highest fan-in + fan-out."""
     with ctx.open_reader() as store:
-        show(answers.hotspots(store, repo, limit), as_json)
+        show(answers.hotspots(store, repo, cut(limit, 25, as_json)), as_json)
 
 
 @click.command()
 @click.argument("text")
 @repo_option
-@click.option("--limit", default=20, show_default=True, type=click.IntRange(1), help="Rows to show.")
+@limit_option(20)
 @json_option
 @pass_context
-def find(ctx: Context, text: str, repo: str | None, limit: int, as_json: bool) -> None:
+def find(ctx: Context, text: str, repo: str | None, limit: int | None, as_json: bool) -> None:
     """Where TEXT is defined: exact dotted names first, then fuzzy full-text matches."""
     with ctx.open_reader() as store:
-        show(answers.find(store, text, repo, limit), as_json)
+        show(answers.find(store, text, repo, cut(limit, 20, as_json)), as_json)
 
 
 def parse_param(pair: str) -> tuple[str, Any]:
@@ -185,11 +215,11 @@ def parse_param(pair: str) -> tuple[str, Any]:
 @click.option("--param", "params", multiple=True, metavar="K=V", help="A query parameter (repeatable).")
 @click.option("--list", "list_queries", is_flag=True, help="List the named queries.")
 @click.option("--all", "include_internal", is_flag=True, help="With --list: also ingest/export/schema queries.")
-@limit_option
+@limit_option(50)
 @json_option
 @pass_context
 def query(ctx: Context, name: str | None, params: tuple[str, ...], list_queries: bool, include_internal: bool,
-          limit: int, as_json: bool) -> None:
+          limit: int | None, as_json: bool) -> None:
     """Run the named query NAME (a file in queries/) read-only, e.g. kg query callers --param repo=shop ..."""
     if list_queries or not name:
         infos = catalog(include_internal)
@@ -204,7 +234,7 @@ def query(ctx: Context, name: str | None, params: tuple[str, ...], list_queries:
         return None
     values = dict(parse_param(p) for p in params)
     with ctx.open_reader() as store:
-        show(answers.run_query(store, name, values, limit), as_json)
+        show(answers.run_query(store, name, values, cut(limit, 50, as_json)), as_json)
 
 
 @click.command()
@@ -215,21 +245,24 @@ def query(ctx: Context, name: str | None, params: tuple[str, ...], list_queries:
 @depth_option(5)
 @click.option("--test-depth", default=8, show_default=True, type=click.IntRange(1, answers.MAX_DEPTH),
               help="How far a test may be from a changed symbol.")
-@click.option("--limit", default=200, show_default=True, type=click.IntRange(1), help="Rows per section.")
-@click.option("--pytest", "as_pytest", is_flag=True, help="Print only the tests to run, one node id per line.")
+@tests_evidence_option
+@limit_option(200, "Rows per section")
+@click.option("--pytest", "as_pytest", is_flag=True, help="Print only the tests to run, one node id per line (all).")
 @json_option
 @pass_context
 def changes(ctx: Context, path: Path | None, since: str | None, staged: bool, repo: str | None, depth: int,
-            test_depth: int, limit: int, as_pytest: bool, as_json: bool) -> None:
-    """The symbols a git diff touches, what they impact and the tests to run."""
+            test_depth: int, evidence: str, limit: int | None, as_pytest: bool, as_json: bool) -> None:
+    """The symbols a git diff touches, what they impact and the tests to run (static and observed evidence)."""
     if since and staged:
         raise InputError("--since and --staged do not go together: pick one")
     with ctx.open_reader() as store:
-        report = diff_changes(store, path, repo, since, staged, depth, test_depth, limit)
+        report = diff_changes(store, path, repo, since, staged, depth, test_depth,
+                              cut(limit, 200, as_json or as_pytest), evidence=evidence)
     if as_json:
         return emit_json(report.to_dict())
     if as_pytest:
-        click.echo("\n".join(report.pytest_args()))
+        if report.pytest_args():
+            click.echo("\n".join(report.pytest_args()))
         return None
     if not report.changed:
         out.print(f"no changed code in {report.repo} ({report.root})", highlight=False)
@@ -244,6 +277,9 @@ def changes(ctx: Context, path: Path | None, since: str | None, staged: bool, re
     out.print(table(report.tests, out.width))
     if report.tests.rows:
         out.print(Text(f"run: pytest {' '.join(report.pytest_args())}", style="bold"), soft_wrap=True)
+        if report.tests.truncated:
+            out.print(Text(f"(the {len(report.tests.rows)} tests shown; `kg changes --pytest` prints all "
+                           f"{report.tests.total})", style="dim"))
     return None
 
 

@@ -60,7 +60,8 @@ def examples(store: Store, repo: str) -> Examples:
     caller = max(code, key=lambda r: r["fan_out"], default=None)
     far, length = None, 0
     if hub:
-        chains = store.read("callers", repo=repo, qname=hub["symbol"], depth=6, min_confidence=0.0, limit=500)
+        chains = store.read("callers", repo=repo, qname=hub["symbol"], depth=6, min_confidence=0.0, evidence="all",
+                            limit=500)
         if chains:
             best = max(chains, key=lambda r: (r["depth"], r["confidence"]))
             if best["kind"] != "module":
@@ -109,8 +110,8 @@ def _intro(repos: list[dict[str, Any]], repo: str, base_url: str) -> str:
 <code>confidence</code>: 1.0 when kg is sure, less for calls guessed by name or made dynamically.</p>
 <p><b>First, kg's colours:</b> click
 <a data-exec="style {escape(base_url)}/kg.grass">:style {escape(base_url)}/kg.grass</a> once (Browser keeps it).
-Modules are blue, classes orange, functions cyan, methods purple, tests green, decisions yellow, names from outside
-the project grey; each edge shows its confidence.</p>
+Modules are blue, classes orange, functions cyan, methods purple, tests green (dark green as observed running),
+decisions yellow, names from outside the project grey; each edge shows its confidence.</p>
 <p><b>How to run a question:</b> each one has two blocks. Click the ▶ of the <code>:params</code> block first (it
 sets the parameters), then the ▶ of the query. Clicking a block's text instead copies it into the editor, where
 you can change a name before running it. Browser runs several statements pasted together as a script and shows
@@ -119,7 +120,7 @@ no rows for them, so keep the two apart.</p>
 
 
 def _impact(ex: Examples) -> str:
-    params = {"repo": ex.repo, "qnames": [ex.hub], "depth": 3, "min_confidence": 0.0, "limit": 200}
+    params = {"repo": ex.repo, "qnames": [ex.hub], "depth": 3, "min_confidence": 0.0, "evidence": "all", "limit": 200}
     return _slide("What breaks if I change it? (impact)", f"""
 <p><b>{escape(ex.hub or '')}</b> has the most callers in {escape(ex.repo)}. Its blast radius: everything that
 reaches it through calls, imports or inheritance, up to three steps away. The picture shows each dependent's
@@ -130,8 +131,9 @@ strongest shortest path, with the confidence on every edge.</p>
 
 
 def _callers(ex: Examples) -> str:
-    callers = {"repo": ex.repo, "qname": ex.hub, "depth": 2, "min_confidence": 0.0, "limit": 100}
-    callees = {"repo": ex.repo, "qname": ex.caller, "depth": 1, "min_confidence": 0.0, "limit": 100}
+    callers = {"repo": ex.repo, "qname": ex.hub, "depth": 2, "min_confidence": 0.0, "evidence": "all", "limit": 100}
+    callees = {"repo": ex.repo, "qname": ex.caller, "depth": 1, "min_confidence": 0.0, "evidence": "all",
+               "limit": 100}
     return _slide("Who calls it, and what does it call? (callers, callees)", f"""
 <p>The callers of <b>{escape(ex.hub or '')}</b>, two steps back:</p>
 {_question('callers_graph', callers)}
@@ -146,7 +148,7 @@ def _path(ex: Examples) -> str:
     if not ex.far_caller:
         return _slide("How does A reach B? (path)", "<p>Nothing calls the example symbol through a chain.</p>")
     params = {"repo": ex.repo, "source": ex.far_caller, "target": ex.hub, "depth": max(ex.path_length, 1) + 2,
-              "limit": 5}
+              "evidence": "all", "limit": 5}
     return _slide("How does A reach B? (path)", f"""
 <p>The shortest call paths from <b>{escape(ex.far_caller)}</b> to <b>{escape(ex.hub or '')}</b>
 ({ex.path_length} {'step' if ex.path_length == 1 else 'steps'}):</p>
@@ -159,8 +161,13 @@ def _tests(ex: Examples) -> str:
     params = {"repo": ex.repo, "qnames": [ex.hub], "depth": 8, "limit": 200}
     return _slide("Which tests should I run? (tests-for)", f"""
 <p>The tests that reach <b>{escape(ex.hub or '')}</b> through calls, fixtures or test-module code; the
-<code>test</code> column is the pytest node id. No row: no test reaches it, which is worth knowing too.</p>
-{_question('tests_for', params)}""")
+<code>test</code> column is the pytest node id. No row: no test reaches it, which is worth knowing too.
+These tests are the green <code>:Test</code> symbols kg parsed.</p>
+{_question('tests_for', params)}
+<p>The tests seen running it when <code>kg observe</code> ran the suite (dark green <code>:ObservedTest</code>
+nodes, one per pytest node id, joined to what they ran by <code>COVERS</code>); <code>stale</code> when its file
+changed since. No row until the suite has been observed. <code>kg tests-for</code> combines both answers.</p>
+{_block('tests_for_observed')}""")
 
 
 def _review(repo: str) -> str:

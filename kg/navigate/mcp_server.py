@@ -164,21 +164,27 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
         _checked(limit, depth, source=source, target=target, repo=repo)
         return graph.ask(lambda s: compact(answers.call_path(s, source, target, repo, depth, limit)))
 
-    @server.tool(description=f"The tests (pytest node ids) that exercise these symbols. Up to {MAX_SYMBOLS} "
-                             f"symbols.{_LIMITS}")
-    def tests_for(symbols: list[str], depth: int = 8, repo: str | None = None, limit: int = 40) -> str:
+    @server.tool(description=f"The tests (pytest node ids) that exercise these symbols, each saying whether static "
+                             "analysis, an observed test run (`kg observe`) or both found it, and when the "
+                             "observation is stale. `evidence`: combined (default), static, observed or any. Up to "
+                             f"{MAX_SYMBOLS} symbols.{_LIMITS}")
+    def tests_for(symbols: list[str], depth: int = 8, repo: str | None = None, limit: int = 40,
+                  evidence: str = "combined") -> str:
         _checked(limit, depth, symbols, repo=repo)
-        return graph.ask(lambda s: compact(answers.tests_for(s, symbols, repo, depth, limit)))
+        return graph.ask(lambda s: compact(answers.tests_for(s, symbols, repo, depth, limit, evidence)))
 
     @server.tool(description="From `git diff` of an ingested repository: changed symbols, their impact and the "
-                             "tests to run. `since` is a commit (a branch, tag, id or HEAD~2; default HEAD); "
+                             "tests to run (each test says whether static analysis, an observed run or both selected "
+                             "it; `evidence` as in tests_for). `since` is a commit (a branch, tag, id or HEAD~2; "
+                             "default HEAD); "
                              f"`path`, when given, is inside the repository's ingested root.{_LIMITS}")
     def changes(path: str | None = None, since: str | None = None, staged: bool = False, repo: str | None = None,
-                limit: int = 40) -> str:
+                limit: int = 40, evidence: str = "combined") -> str:
         _checked(limit, path=path, since=since, repo=repo)
 
         def answer(s: Store) -> str:
-            report = diff_changes(s, Path(path) if path else None, repo, since, staged, limit=limit)
+            report = diff_changes(s, Path(path) if path else None, repo, since, staged, limit=limit,
+                                  evidence=evidence)
             head = [f"changed in {report.repo}: {len(report.changed)} symbols"]
             head += [f"{r['qname']}\t{r['kind']}\t{r['path']}:{r['lines']}" for r in report.changed[:limit]]
             return "\n\n".join(["\n".join(head), compact(report.impact), compact(report.tests)])
@@ -213,6 +219,8 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
     # ── project memory: its tools live in kg.memory.mcp_tools and are registered here ──
     memory_tools.register(server, graph)
 
+    # ── from a task to context: the `context` tool is defined in its own block below ──
+    _context_tool(server, graph)
     return server, graph
 
 
@@ -334,6 +342,37 @@ async def serve_stdio(server: MCPServer) -> None:
         await low.run(read_stream, write_stream, low.create_initialization_options())
 
 
+# ── from a task to context (kg.retrieve) ─────────────────────────────────────────────────────────────────────────
+
+
+def _context_tool(server: MCPServer, graph: Graph) -> None:
+    """The `context` tool: the same ranked, budgeted context as `kg context --task` (kg.retrieve.context)."""
+    from kg.retrieve.config import TASK_TYPES, load_budget, load_orchestrator
+    from kg.retrieve.context import build as build_context
+    from kg.retrieve.service import task_repo
+
+    @server.tool()
+    def context(task: str, type: str = "modify", budget: int | None = None, repo: str | None = None,
+                files_only: bool = False) -> str:
+        """From a task or bug report in words (a pasted traceback is fine) to the files and symbols that matter,
+        ranked, with why each was chosen and, by task type (read, modify, debug, refactor), their code,
+        callers/callees, tests, decisions, fitted to a token budget. files_only: just the ranked paths."""
+        if type not in TASK_TYPES:
+            raise ToolError(f"type {type!r} is not one of {', '.join(TASK_TYPES)}")
+
+        def answer(s: Store) -> str:
+            project = graph.settings.project
+            result = build_context(s, task_repo(s, repo), task, type, budget=budget,
+                                   orchestrator=load_orchestrator(project), limits=load_budget(project))
+            head = [f"note: {n}" for n in result.notes] + [f"budget alert: {a}" for a in result.alerts]
+            if files_only:
+                return "\n".join(head + [f.path for f in result.files])
+            steps = ", ".join(result.degradation) or "none"
+            tail = f"({result.tokens:,}/{result.budget:,} tokens; degradation: {steps})"
+            return "\n\n".join(x for x in ("\n".join(head), result.text(), tail) if x)
+        return graph.ask(answer)
+
+
 def serve(settings: Settings) -> None:
     logging.getLogger("neo4j").setLevel(logging.CRITICAL)  # as kg.cli.main: kg reports a lost connection itself
     server, graph = build(settings)
@@ -346,7 +385,7 @@ def serve(settings: Settings) -> None:
 def tool_names() -> list[str]:
     """The tools `kg mcp` offers (for docs and tests)."""
     return ["find", "callers", "callees", "impact", "path", "tests_for", "changes", "module_summary", "cypher",
-            *memory_tools.TOOL_NAMES]
+            *memory_tools.TOOL_NAMES, "context"]
 
 
 __all__ = ["build", "serve", "tool_names"]

@@ -19,10 +19,15 @@ def cell(value: Any) -> str:
         return f"{value:.2f}"
     if isinstance(value, list):
         if value and isinstance(value[0], dict) and "caller" in value[0]:
-            return " → ".join([value[0]["caller"]] + [f"{s['callee']} (l.{s['line']}, {s['confidence']:.2f})"
-                                                      for s in value])
+            return " → ".join([value[0]["caller"]] + [f"{s['callee']} ({_step(s)})" for s in value])
         return ", ".join(cell(v) for v in value)
     return str(value)
+
+
+def _step(step: dict[str, Any]) -> str:
+    """`l.12, 1.00` for a static call; `observed via library, 1.00` for one `kg observe` saw."""
+    where = f"l.{step['line']}" if step.get("line") is not None else str(step.get("resolution") or "")
+    return f"{where}, {step['confidence']:.2f}"
 
 
 def table(answer: Answer, width: int = 160) -> Group:

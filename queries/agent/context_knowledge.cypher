@@ -63,10 +63,12 @@ CALL (paths) {
                   symbols: symbols, imports: imports, callers: callers}) AS cards
 }
 CALL () {
-  OPTIONAL MATCH (m:Module)-[r:RELATES_TO]->(:PlannedFile {key: $plan + ':' + $next})
-  WITH m, r ORDER BY r.confidence DESC, m.path
+  // INFORMS edges (kg relate) first, then the older RELATES_TO ones
+  OPTIONAL MATCH (m:Module)-[r:INFORMS|RELATES_TO]->(:PlannedFile {key: $plan + ':' + $next})
+  WITH m, r ORDER BY type(r) = 'INFORMS' DESC, r.confidence DESC, m.path
   RETURN collect(CASE WHEN m IS NULL THEN null ELSE {repo: m.repo, path: m.path, type: r.type,
-                  confidence: r.confidence, helpful_aspects: r.helpful_aspects,
-                  usage_suggestions: r.usage_suggestions, summary: m.summary} END)[..$max_references] AS references
+                  confidence: r.confidence, helpful_aspects: coalesce(r.aspects, r.helpful_aspects),
+                  usage_suggestions: coalesce(r.suggestion, r.usage_suggestions),
+                  summary: m.summary} END)[..$max_references] AS references
 }
 RETURN neighbours, cards, references;

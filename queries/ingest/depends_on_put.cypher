@@ -1,9 +1,10 @@
 // Derive the DEPENDS_ON edges going out of some files' modules, replacing the old ones. Module a depends on module b
-// when a's module or symbols IMPORT b or one of b's symbols, INHERIT from a class of b, or CALL into b with
-// certainty (confidence 1: no name-only guesses). weight counts those edges, kinds says which of the three there
-// are, line is a's first IMPORTS line into b (null when a only calls or inherits), deferred is true when every
-// such import sits inside a function (it runs when called, not when a is imported). A file's DEPENDS_ON come from
-// its own outgoing edges only, so rewriting one file's edges rewrites only its own DEPENDS_ON (no global recompute).
+// when a's module or symbols IMPORT b or one of b's symbols, INHERIT from a class of b, or CALL into b with certainty
+// (confidence 1: no name-only guesses; calls `kg observe` saw at run time are left out, so DEPENDS_ON stays what the
+// code says, the same whether or not a test run was observed). weight counts those edges, kinds says which of the three
+// there are, line is a's first IMPORTS line into b (null when a only calls or inherits), deferred is true when every
+// such import sits inside a function (it runs when called, not when a is imported). A file's DEPENDS_ON come from its
+// own outgoing edges only, so rewriting one file's edges rewrites only its own DEPENDS_ON (no global recompute).
 :param repo => 'shop';
 :param rows => [{path: 'shop/cart.py'}];
 UNWIND $rows AS row
@@ -28,7 +29,8 @@ CALL (m, row) {
     RETURN r, t
   }
   WITH r, t, bodies
-  WHERE t.repo = $repo AND t.path <> row.path AND (type(r) <> 'CALLS' OR r.confidence >= 1.0)
+  WHERE t.repo = $repo AND t.path <> row.path
+    AND (type(r) <> 'CALLS' OR (r.confidence >= 1.0 AND coalesce(r.resolution, '') <> 'observed'))
   WITH r, t, CASE WHEN type(r) = 'IMPORTS' THEN any(b IN bodies WHERE b[0] < r.line <= b[1]) END AS inside
   WITH t.path AS path, collect(type(r)) AS types, count(*) AS weight,
        min(CASE WHEN type(r) = 'IMPORTS' THEN r.line END) AS line,

@@ -3,11 +3,11 @@
 :param repo => 'flask';
 :param paths => ['src/flask/helpers.py'];
 UNWIND $paths AS path
-MATCH (:Symbol {repo: $repo, path: path})<-[:CALLS|IMPORTS|INHERITS]-(src)
-WHERE src.path <> path
+MATCH (:Symbol {repo: $repo, path: path})<-[r:CALLS|IMPORTS|INHERITS]-(src)
+WHERE src.path <> path AND coalesce(r.resolution, '') <> 'observed'
 RETURN DISTINCT src.path AS path
 UNION
 UNWIND $paths AS path
-MATCH (:Module {repo: $repo, path: path})<-[:CALLS|IMPORTS|INHERITS]-(src)
-WHERE src.path <> path
+MATCH (:Module {repo: $repo, path: path})<-[r:CALLS|IMPORTS|INHERITS]-(src)
+WHERE src.path <> path AND coalesce(r.resolution, '') <> 'observed'
 RETURN DISTINCT src.path AS path;

@@ -1,6 +1,8 @@
-// Record the graph model version a repository's files were written with; the last write of an ingest, so a run that
-// dies half way leaves the old version and the next ingest rewrites the repository again.
+// Record the graph model version and the parsing code (kg.ingest.cache.parser_fingerprint) a repository's files were
+// written with; the last write of an ingest, so a run that dies half way leaves the old values and the next ingest
+// rewrites the repository again.
 :param repo => 'shop';
 :param model => 2;
+:param parser => '0123456789abcdef';
 MATCH (r:Repo {name: $repo})
-SET r.model = $model;
+SET r.model = $model, r.parser = $parser;

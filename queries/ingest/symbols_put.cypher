@@ -3,7 +3,7 @@
 // so only a change of kind can change whether it is one). `hash` is the content hash of the symbol's own source
 // lines (ingest.walk.span_hash), which project memory compares with the one a decision recorded.
 :param repo => 'flask';
-:param rows => [{key: 'flask:flask.app.Flask', path: 'src/flask/app.py', qname: 'flask.app.Flask', name: 'Flask', kind: 'class', label: 'Class', start_line: 100, end_line: 900, signature: 'class Flask(App)', doc: 'The flask object.', test: false, hash: '0123456789abcdef'}];
+:param rows => [{key: 'flask:flask.app.Flask', path: 'src/flask/app.py', qname: 'flask.app.Flask', name: 'Flask', kind: 'class', label: 'Class', start_line: 100, end_line: 900, signature: 'class Flask(App)', doc: 'The flask object.', test: false, hash: '0123456789abcdef', words: 'flask app The flask object.'}];
 UNWIND $rows AS row
 MERGE (s:Symbol {key: row.key})
 // Only a symbol whose kind changed loses its old kind label (removing labels on every row costs twice the write).
@@ -11,6 +11,6 @@ FOREACH (_ IN CASE WHEN s.kind IS NOT NULL AND s.kind <> row.kind THEN [1] ELSE 
   REMOVE s:Class:Function:Method:Variable:Test)
 SET s.repo = $repo, s.path = row.path, s.qname = row.qname, s.name = row.name, s.kind = row.kind,
     s.start_line = row.start_line, s.end_line = row.end_line, s.signature = row.signature, s.doc = row.doc,
-    s.hash = row.hash
+    s.hash = row.hash, s.words = row.words
 SET s:$(row.label)
 FOREACH (_ IN CASE WHEN row.test THEN [1] ELSE [] END | SET s:Test);

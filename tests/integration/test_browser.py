@@ -28,8 +28,10 @@ from kg.store import Store
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TINYSHOP = REPO_ROOT / "examples" / "tinyshop"
 SHOTS = REPO_ROOT / ".kg" / "shots"
-# tinyshop has no import cycle and, freshly ingested, no decisions: an empty answer is the right one
-NO_ROWS_ON_TINYSHOP = {"import_cycles", "module_decisions", "stale_decisions", "review/decisions"}
+# tinyshop has no import cycle and, freshly ingested, no decisions and no observed test run (`kg observe`): an empty
+# answer is the right one
+NO_ROWS_ON_TINYSHOP = {"import_cycles", "module_decisions", "stale_decisions", "review/decisions", "tests_for_observed",
+                       "tests_observed", "observed_runs"}
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +87,8 @@ def test_guide_is_built_from_the_graph_and_every_block_runs(shop: Store) -> None
             assert params.get("repo", "tinyshop") == "tinyshop"
             continue
         rows = shop.read_text(block, **params)
-        assert block == "\n".join(line for line in describe(name).body.splitlines() if not line.startswith("//"))
+        assert block == "\n".join(line for line in describe(name).body.splitlines()
+                                 if not line.lstrip().startswith("//"))
         if name.endswith("_graph"):
             ran["graph"] += 1
             assert rows and all(isinstance(v, list) for r in rows for v in r.values()), "a graph block returns paths"
@@ -119,7 +122,7 @@ def test_guide_server_answers_browser_across_origins(shop: Store) -> None:
         with urllib.request.urlopen(f"http://localhost:{port}/kg.grass") as answer:
             style = answer.read().decode()
         colours = dict(re.findall(r"node\.(\w+) \{[^}]*?color: (#[0-9A-F]{6})", style))
-        kinds = ["Module", "Class", "Function", "Method", "Test", "Decision", "External"]
+        kinds = ["Module", "Class", "Function", "Method", "Test", "ObservedTest", "Decision", "External"]
         assert len({colours[k] for k in kinds}) == len(kinds), "each kind of node has its own colour"
         assert 'relationship.CALLS {' in style and 'caption: "{confidence}"' in style
         with urllib.request.urlopen(f"http://localhost:{port}/guide.html?repo=nope") as answer:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from kg.ingest.pipeline import Ingestor
-from kg.ingest.writer import GraphWriter
+from kg.ingest.writer import MODEL, GraphWriter
 
 from kg.errors import InputError
 from kg.store import Store
@@ -48,6 +48,18 @@ def test_tinyshop_graph_has_the_expected_structure(store: Store) -> None:
     chunks = store.read_text("MATCH (:Document {key: 'shop:README.md'})-[:HAS_CHUNK]->(c) "
                              "RETURN c.heading AS heading ORDER BY c.ordinal")
     assert [c["heading"] for c in chunks] == ["tinyshop", "tinyshop > Pricing", "tinyshop > Storage"]
+
+
+def test_a_repository_written_by_other_parsing_code_is_rewritten_once(store: Store) -> None:
+    """Issue 15.5: after a grammar or kg upgrade, unchanged files must not keep parses the new code would not make;
+    the graph records which parsing code wrote it, and the next ingest rewrites every file once."""
+    first = Ingestor(store, TINYSHOP, repo="shop").run()
+    before = snapshot(store, "shop")
+    store.write("ingest/repo_model_put", repo="shop", model=MODEL, parser="0000000000000000")
+    again = Ingestor(store, TINYSHOP, repo="shop").run()
+    assert again.written == first.files + first.documents and again.written > 0
+    assert snapshot(store, "shop") == before
+    assert Ingestor(store, TINYSHOP, repo="shop").run().written == 0
 
 
 def test_rerun_on_an_unchanged_tree_writes_nothing(store: Store) -> None:

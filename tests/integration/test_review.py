@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from kg.ingest.cache import parser_fingerprint
 from kg.ingest.pipeline import Ingestor
 from kg.ingest.writer import MODEL
 
@@ -227,7 +228,7 @@ def test_a_graph_from_an_older_kg_is_refused_then_rewritten(store: Store, app: P
     """An older kg wrote no model version and no DEPENDS_ON: the review refuses it with the fix, and the next
     ingest rewrites every file once although none changed."""
     def older_kg(tx: Transaction) -> None:
-        tx.write("ingest/repo_model_put", repo="app", model=1)
+        tx.write("ingest/repo_model_put", repo="app", model=1, parser=parser_fingerprint())
         tx._tx.run("MATCH (:Module {repo: 'app'})-[d:DEPENDS_ON]->() DELETE d").consume()
 
     store.transaction(older_kg)

@@ -1,0 +1,216 @@
+"""What a task or bug report says, read without a model: the code names in it and the words to search with.
+
+A report names code in a handful of recognisable shapes, and each shape says how sure we may be that it names
+something of the project:
+
+    traceback frame   File "src/pkg/mod.py", line 12, in func     a file and a function that ran: strongest
+    file name         pkg/mod.py, `mod.py`                        a file
+    dotted path       pkg.mod.Class.method, Class.method          a symbol or module
+    call / code       func(), `name`, text inside ``` blocks       a symbol
+    code-like word    snake_case, CamelCase, _private, ALL_CAPS   most likely a symbol
+    error type        ValueError, FooException                     a class (often the standard library's)
+
+Plain words go to the full-text and vector searches instead; identifier words are split (`cached_eval` → cached,
+eval) the way code is split when indexed, so "cached eval" and `cached_eval` meet.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+MAX_TASK_CHARS = 20_000  # a pasted log is cut to this before anything reads it (head and tail kept)
+
+# shape → weight: how strongly a mention of that shape points at the file that defines it
+WEIGHTS = {"frame": 3.0, "file": 2.5, "dotted": 2.0, "code": 1.5, "identifier": 1.0, "error": 0.5, "word": 0.25}
+
+_FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>[\w<>.]+))?')
+_PYTEST_FRAME = re.compile(r"^(?P<path>[\w./\\-]+\.py):(?P<line>\d+):?(?:\s+in\s+(?P<func>\w+))?", re.MULTILINE)
+_FILE = re.compile(r"(?<![\w/.-])(?P<path>(?:[\w.-]+/)*[\w-]+\.(?:py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java))\b")
+_DOTTED = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?![\w(]*\.\w)")
+_CALL = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_][\w.]*)\(")
+_TICKED = re.compile(r"`([^`\n]{1,200})`")
+_FENCE = re.compile(r"```[^\n]*\n(.*?)(?:```|$)", re.DOTALL)
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ERROR = re.compile(r"^[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt)$")
+_CAMEL = re.compile(r"[a-z0-9][A-Z]")
+_DUNDER = re.compile(r"^__\w+__$")
+_SPLIT = re.compile(r"([a-z0-9])([A-Z])")
+_STOP = frozenset("""a an and are as at be been but by can could did do does doing done for from had has have how
+i if in into is it its it's me my no not of on or our so such than that the their them then there these they this
+those to too us was we were what when where which while who why will with would you your also any all just like
+only should some very get got use used using want wants way one two may might must need needs make made new now
+see seems same work works issue bug error problem case still already instead other else more most here please
+thanks thank hi hello currently expected actual behavior behaviour output following example version""".split())
+_COMMON_CODE = frozenset({"self", "cls", "none", "true", "false", "return", "def", "class", "import", "from", "print",
+                          "str", "int", "len", "list", "dict", "set", "tuple", "object", "type", "args", "kwargs",
+                          "lambda", "yield", "assert", "raise", "try", "except", "finally", "pass", "async", "await",
+                          "http", "https", "www", "com", "org", "github", "py", "txt", "md", "rst"})
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A code name found in the text: its shape, and the dotted or path form as written."""
+
+    text: str
+    shape: str  # a key of WEIGHTS
+    line: int | None = None  # traceback frames only
+
+    @property
+    def weight(self) -> float:
+        return WEIGHTS[self.shape]
+
+    @property
+    def last(self) -> str:
+        """The innermost name (`Class.method` → `method`, `pkg/mod.py` → `mod`)."""
+        if self.shape in ("file", "frame") and "/" in self.text or self.text.endswith(".py"):
+            return self.text.rsplit("/", 1)[-1].split(".", 1)[0]
+        return self.text.rsplit(".", 1)[-1]
+
+
+@dataclass
+class TaskText:
+    """A task read once: the (cut) text, the code names in it, and the search words with their counts."""
+
+    text: str
+    cut: bool
+    mentions: list[Mention] = field(default_factory=list)
+    words: Counter[str] = field(default_factory=Counter)
+    title_words: frozenset[str] = frozenset()  # the words of the first line: what a report is about, in brief
+
+    @property
+    def empty(self) -> bool:
+        return not self.words and not self.mentions
+
+    def names(self, shapes: tuple[str, ...] | None = None) -> dict[str, float]:
+        """Innermost names to look up exactly, each with the weight of its strongest mention."""
+        out: dict[str, float] = {}
+        for m in self.mentions:
+            if shapes is None or m.shape in shapes:
+                out[m.last] = max(out.get(m.last, 0.0), m.weight)
+        return out
+
+    def query_words(self, limit: int = 48) -> list[str]:
+        """The most telling search words: code words first, then by frequency (ties in order of appearance)."""
+        ranked = sorted(self.words.items(), key=lambda kv: -kv[1])
+        return [w for w, _ in ranked[:limit]]
+
+
+def cut_text(text: str, limit: int = MAX_TASK_CHARS) -> tuple[str, bool]:
+    """A pasted log cut to `limit` characters: its head (the report) and its tail (where a traceback ends)."""
+    if len(text) <= limit:
+        return text, False
+    head = text[: limit * 3 // 4]
+    tail = text[-(limit - len(head)):]
+    return f"{head}\n…\n{tail}", True
+
+
+def split_identifier(word: str) -> list[str]:
+    """`cached_eval` → [cached, eval]; `MarkEvaluator` → [mark, evaluator]; lowercased, one-letter parts dropped."""
+    parts = _SPLIT.sub(r"\1 \2", word).replace("_", " ").lower().split()
+    return [p for p in parts if len(p) > 1]
+
+
+def read_task(text: str, limit: int = MAX_TASK_CHARS) -> TaskText:
+    """The mentions and search words of a task or bug report (any language; non-Latin words are simply not code)."""
+    text, was_cut = cut_text(text or "", limit)
+    mentions: dict[tuple[str, str], Mention] = {}
+
+    def add(name: str, shape: str, line: int | None = None) -> None:
+        name = name.strip().strip(".,:;()[]{}'\"").replace("\\", "/")
+        if not name or name.lower() in _COMMON_CODE or len(name) < 3:
+            return
+        key = (name, shape)
+        if key not in mentions:
+            mentions[key] = Mention(name, shape, line)
+
+    for m in _FRAME.finditer(text):
+        add(_project_path(m["path"]), "frame", int(m["line"]))
+        if m["func"] and not m["func"].startswith("<"):
+            add(m["func"], "frame")
+    for m in _PYTEST_FRAME.finditer(text):
+        add(_project_path(m["path"]), "frame", int(m["line"]))
+        if m["func"]:
+            add(m["func"], "frame")
+    for m in _FILE.finditer(text):
+        add(m["path"], "file")
+    code = [*_TICKED.findall(text), *_FENCE.findall(text)]
+    for snippet in code:
+        for w in _WORD.findall(snippet):
+            if len(w) > 2 and w.lower() not in _STOP:
+                add(w, "code")
+    for m in _DOTTED.finditer(text):
+        name = m["name"]
+        if _FILE.fullmatch(name) or re.fullmatch(r"[a-z]+\.(?:com|org|net|io|html?|txt|md|rst|cfg|ini|toml)", name):
+            continue
+        add(name, "dotted")
+    for m in _CALL.finditer(text):
+        add(m["name"], "code")
+    counts: Counter[str] = Counter()
+    for w in _WORD.findall(text):
+        if _ERROR.match(w):
+            add(w, "error")
+        elif "_" in w.strip("_") or _CAMEL.search(w) or w.startswith("_") and len(w) > 2 and not _DUNDER.match(w):
+            add(w, "identifier")
+        parts = split_identifier(w)
+        for p in parts:
+            if p not in _STOP and p not in _COMMON_CODE:
+                counts[p] += 1
+        if len(parts) > 1:
+            counts[w.lower()] += 1
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    title = frozenset(p for w in _WORD.findall(first) for p in split_identifier(w) if p in counts)
+    return TaskText(text, was_cut, _strongest(mentions), counts, title)
+
+
+def _project_path(path: str) -> str:
+    """A traceback path as it would be inside a project: `site-packages/` and absolute prefixes dropped."""
+    path = path.replace("\\", "/")
+    for marker in ("site-packages/", "dist-packages/"):
+        if marker in path:
+            return path.split(marker, 1)[1]
+    return path.lstrip("./")
+
+
+def _strongest(mentions: dict[tuple[str, str], Mention]) -> list[Mention]:
+    """Each name once, in its strongest shape, strongest first."""
+    best: dict[str, Mention] = {}
+    for m in mentions.values():
+        if m.text not in best or m.weight > best[m.text].weight:
+            best[m.text] = m
+    return sorted(best.values(), key=lambda m: -m.weight)
+
+
+# ── the words code is indexed by (the same splitting as a task's words, so the two meet) ─────────────────────────
+
+
+def code_words(source: str, cap: int = 3) -> str:
+    """The words of a source file for the full-text index: identifiers split and whole, each repeated as often as
+    it occurs up to `cap` (term frequency saturates early, so more would only grow the index)."""
+    counts: Counter[str] = Counter()
+    for w in _WORD.findall(source):
+        parts = split_identifier(w)
+        counts.update(parts)
+        if len(parts) > 1:
+            counts[w.lower()] += 1
+    return " ".join(w for w, c in sorted(counts.items()) for _ in range(min(c, cap)))
+
+
+def path_words(path: str) -> str:
+    """`src/_pytest/mark/evaluate.py` → `pytest mark evaluate`: the folders and file name as words."""
+    stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
+    return " ".join(p for part in stem.split("/") for p in split_identifier(part) if p not in ("src", "lib"))
+
+
+def symbol_words(qname: str, signature: str | None, doc: str | None, max_doc: int = 600) -> str:
+    """A symbol's words: its name and owner split and whole, its parameters, the start of its docstring."""
+    names = qname.rsplit(".", 2)[-2:]
+    words: list[str] = []
+    for n in names:
+        parts = split_identifier(n)
+        words += parts + ([n.lower()] if len(parts) > 1 else [])
+    if signature and "(" in signature:
+        for w in _WORD.findall(signature.split("(", 1)[1]):
+            words += split_identifier(w)
+    return " ".join(words) + (" " + (doc or "")[:max_doc] if doc else "")

@@ -1,0 +1,50 @@
+// Which tests ran these symbols when the suite was observed (`kg observe`)? Every observed test with a COVERS edge
+// to one of them or to what they define (a class's methods, a module's symbols), and every test under a scope
+// that ran one (imports and collection count for every test; a wider-scoped fixture for the tests using it).
+// `stale`: every COVERS behind the answer was recorded when the target's file had other content than the graph
+// holds now. A memoized function also counts as run by the tests that ran its callers (a cache hit runs no code).
+// `test` is the pytest node id (with parameters), `function` the same without them.
+:params {repo: 'tinyshop', qnames: ['shop.pricing.bulk_discount']};
+UNWIND $qnames AS qname
+CALL (qname) {
+  MATCH (s:Symbol {key: $repo + ':' + qname})
+  RETURN s AS root
+  UNION
+  MATCH (m:Module {qkey: $repo + ':' + qname})
+  RETURN m AS root
+}
+MATCH (root)-[:DEFINES]->{0,4}(target)
+WITH DISTINCT target
+CALL (target) {
+  RETURN target AS seed, '' AS memo
+  UNION
+  // A memoized function (@lru_cache, @cache, @cached_property) runs only on a cache miss, so a test may call it
+  // without running it: the tests that ran one of its callers count too.
+  WITH target
+  WHERE EXISTS { MATCH (target)<-[:DEFINES]-()-[d:CALLS]->(e:External)
+                 WHERE target.start_line <= d.line <= target.end_line
+                   AND e.name =~ '(.*\\.)?(lru_cache|cache|cached_property)' }
+  MATCH (target)<-[:CALLS]-(seed)
+  WHERE seed <> target AND NOT seed:External
+  RETURN seed, ' (a caller of memoized ' + target.name + ')' AS memo
+}
+WITH seed, min(memo) AS memo
+MATCH (seed)<-[c:COVERS]-(holder)
+OPTIONAL MATCH (module:Module {repo: $repo, path: seed.path})
+WITH seed, memo, holder, c, module IS NULL OR module.hash <> c.hash AS stale
+CALL (holder, seed, memo) {
+  WITH holder, seed, memo WHERE holder:ObservedTest
+  RETURN holder AS test, 'ran ' + coalesce(seed.qname, seed.path) + memo AS how
+  UNION
+  WITH holder, seed, memo WHERE holder:TestScope
+  MATCH (test:ObservedTest {repo: $repo})
+  WHERE (holder.prefix = '' OR test.nodeid = holder.prefix OR test.nodeid STARTS WITH holder.prefix + '::'
+         OR test.nodeid STARTS WITH holder.prefix + '/')
+    AND (holder.fixture IS NULL OR holder.fixture IN test.fixtures)
+  RETURN test, CASE WHEN holder.fixture IS NULL
+                    THEN 'ran ' + coalesce(seed.qname, seed.path) + memo + ' at import or collection'
+                    ELSE 'ran ' + coalesce(seed.qname, seed.path) + memo + ' in fixture ' + holder.fixture END AS how
+}
+WITH test, sum(c.count) AS calls, min(how) AS how, all(s IN collect(stale) WHERE s) AS stale
+RETURN test.nodeid AS test, test.function AS function, test.outcome AS outcome, calls, stale, how
+ORDER BY stale, calls DESC, test;

@@ -1,0 +1,128 @@
+"""Reading a task without a model: code names by shape, search words split like code, fusion and PageRank maths,
+and the strategy/budget files' validation. No database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kg.errors import ConfigError
+from kg.retrieve.config import load_budget, load_orchestrator
+from kg.retrieve.rank import Evidence, SignalRanking, Weights, fuse, is_test, lucene_query, personalized_pagerank
+from kg.retrieve.text import MAX_TASK_CHARS, code_words, read_task, split_identifier, symbol_words
+
+TRACEBACK = '''Crash when saving:
+
+Traceback (most recent call last):
+  File "/usr/lib/python3/site-packages/shop/cart.py", line 23, in checkout
+    return self.store.save(order)
+  File "shop/storage.py", line 14, in save
+    self._orders.append(order)
+AttributeError: 'NoneType' object has no attribute 'append'
+'''
+
+
+def test_traceback_frames_give_project_paths_and_functions() -> None:
+    task = read_task(TRACEBACK)
+    shapes = {m.text: m.shape for m in task.mentions}
+    assert shapes["shop/cart.py"] == "frame" and shapes["shop/storage.py"] == "frame"
+    assert shapes["checkout"] == "frame" and shapes["save"] == "frame"
+    assert shapes["AttributeError"] == "error"
+    assert task.mentions[0].shape == "frame"  # strongest first
+
+
+def test_dotted_names_identifiers_and_quoted_code() -> None:
+    task = read_task("I think `cached_eval` should be inlined into MarkEvaluator._istrue; see _pytest/mark/evaluate.py"
+                     " and call evaluate_condition() instead.")
+    shapes = {m.text: m.shape for m in task.mentions}
+    assert shapes["MarkEvaluator._istrue"] == "dotted"
+    assert shapes["_pytest/mark/evaluate.py"] == "file"
+    assert shapes["cached_eval"] == "code"
+    assert shapes["evaluate_condition"] == "code"
+    names = task.names()
+    assert names["_istrue"] == 2.0 and names["evaluate"] == 2.5  # innermost names, strongest weight
+
+
+def test_words_are_split_like_code_and_stop_words_dropped() -> None:
+    task = read_task("The cached_eval of skipif conditions is wrong")
+    assert {"cached", "eval", "cached_eval", "skipif", "conditions", "wrong"} <= set(task.words)
+    assert "the" not in task.words and "is" not in task.words
+    assert split_identifier("MarkEvaluator") == ["mark", "evaluator"]
+    assert split_identifier("HTTPAdapter_send") == ["httpadapter", "send"]
+
+
+def test_a_task_in_another_language_keeps_its_code_names() -> None:
+    task = read_task("Beim Aufruf von Cart.checkout() kommt ein Fehler. 购物车结账时出错")
+    assert "Cart.checkout" in {m.text for m in task.mentions}
+    assert not task.empty
+
+
+def test_empty_and_punctuation_only_tasks_are_empty() -> None:
+    assert read_task("").empty
+    assert read_task("   ?! ... ---").empty
+
+
+def test_a_huge_pasted_log_is_cut_to_head_and_tail() -> None:
+    log = "Report: the scheduler stalls\n" + "noise line\n" * 200_000 + 'File "app/jobs.py", line 9, in run\n'
+    task = read_task(log)
+    assert task.cut and len(task.text) <= MAX_TASK_CHARS + 10
+    assert task.text.startswith("Report: the scheduler stalls")
+    assert "app/jobs.py" in {m.text for m in task.mentions}  # the traceback at the end survives the cut
+
+
+def test_code_and_symbol_words() -> None:
+    words = code_words("def cached_eval(config):\n    cached_eval(x)\n    cached_eval(y)\n    cached_eval(z)\n")
+    assert words.split().count("cached_eval") == 3  # capped term frequency
+    assert {"cached", "eval", "def", "config"} <= set(words.split())
+    assert symbol_words("pkg.mod.MarkEvaluator._istrue", "def _istrue(self, item)", "True when it holds.") == (
+        "mark evaluator markevaluator istrue self item True when it holds.")
+
+
+def test_lucene_query_quotes_every_word() -> None:
+    assert lucene_query(["not", "cart", "a-b", "x_y"]) == '"not" "cart" "x_y"'
+
+
+def _ranking(name: str, paths: list[str]) -> SignalRanking:
+    return SignalRanking(name, [(p, Evidence(1.0 / (i + 1), [f"{name} {p}"])) for i, p in enumerate(paths)])
+
+
+def test_fusion_rewards_agreement_and_demotes_tests() -> None:
+    fused = fuse([_ranking("names", ["a.py", "b.py"]), _ranking("fulltext", ["b.py", "tests/test_b.py"]),
+                  _ranking("vectors", ["tests/test_b.py", "b.py"])], Weights())
+    assert [f.path for f in fused][:2] == ["b.py", "a.py"]
+    assert fused[0].signals == {"names": 2, "fulltext": 1, "vectors": 2}
+    assert fused[-1].path == "tests/test_b.py"  # ranked by two signals, but a test counts half
+    only_names = fuse([_ranking("names", ["a.py"]), _ranking("fulltext", ["b.py"])], Weights(fulltext=0.0))
+    assert [f.path for f in only_names][0] == "a.py"
+    assert is_test("testing/test_x.py") and is_test("pkg/conftest.py") and not is_test("src/contest.py")
+    assert is_test("testing/python/fixtures.py") and is_test("numpy/core/tests/helpers.py")
+    assert not is_test("django/test/testcases.py")  # a package's test framework is library code
+
+
+def test_personalized_pagerank_lifts_the_file_several_seeds_share() -> None:
+    ties = {"a": {"hub": 1.0}, "b": {"hub": 1.0}, "c": {"hub": 1.0, "leaf": 1.0},
+            "hub": {"a": 1.0, "b": 1.0, "c": 1.0}, "leaf": {"c": 1.0}}
+    rank = personalized_pagerank(ties, {"a": 1 / 3, "b": 1 / 3, "c": 1 / 3}, alpha=0.5)
+    assert rank["hub"] > rank["leaf"] > 0
+    assert abs(sum(rank.values()) - 1.0) < 1e-6
+
+
+def test_config_files_default_and_validate_with_the_key_named(tmp_path: Path) -> None:
+    assert load_budget(tmp_path).per_call == 6000
+    assert load_orchestrator(tmp_path).strategy("debug").load[0] == "files"
+    (tmp_path / ".agent").mkdir()
+    (tmp_path / ".agent" / "budget.yaml").write_text("per_call: lots\n")
+    with pytest.raises(ConfigError, match=r"budget.yaml: `per_call`: .*'lots'"):
+        load_budget(tmp_path)
+    (tmp_path / ".agent" / "orchestrator.yaml").write_text("types:\n  modify:\n    load: [files, poetry]\n")
+    with pytest.raises(ConfigError, match=r"orchestrator.yaml: `types.modify.load.1`"):
+        load_orchestrator(tmp_path)
+    (tmp_path / ".agent" / "orchestrator.yaml").write_text("types: [\n")
+    with pytest.raises(ConfigError, match="not valid YAML"):
+        load_orchestrator(tmp_path)
+    (tmp_path / ".agent" / "orchestrator.yaml").write_text(
+        "types:\n  read: {load: [files, docs], files: 3}\ndegrade: [cut]\n")
+    custom = load_orchestrator(tmp_path)
+    assert custom.strategy("read").files == 3 and custom.degrade == ("cut",)
+    assert custom.strategy("modify").load[1] == "code"  # a type the file leaves out keeps its default
