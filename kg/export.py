@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from kg.errors import InputError
-from kg.store import Store
+
+if TYPE_CHECKING:
+    from kg.store import Store  # the driver is imported only where a Store is made (kg.graph)
 
 CallgraphFormat = Literal["pycg", "json"]
 

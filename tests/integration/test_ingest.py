@@ -280,3 +280,35 @@ def test_edit_sequences_in_every_language_equal_a_clean_ingest(store: Store, tmp
         GraphWriter(store, "clean").forget_repo()
         Ingestor(store, work, repo="clean").run()
         assert snapshot(store, "inc") == snapshot(store, "clean"), f"{fixture}, after step: {name}"
+
+
+def test_the_report_says_where_the_time_went(store: Store, tmp_path: Path) -> None:
+    """The phases and named writes benchmarks read (bench/ingest.py): each phase the run went through, in the
+    pipeline's order, within the run's time; every named write with the rows it sent, a bulk ingest and a one-file
+    update (one transaction) alike."""
+    from kg.ingest.pipeline import PHASES
+
+    work = tmp_path / "tinyshop"
+    shutil.copytree(TINYSHOP, work)
+    ingestor = Ingestor(store, work, repo="timed", cache_dir=tmp_path / "cache")
+    clean = ingestor.run()
+    assert list(clean.phases) == [p for p in PHASES if p in clean.phases]
+    assert {"walk", "graph hashes", "hash", "parse", "resolve", "documents", "write", "cache save"} <= set(clean.phases)
+    assert "affected" not in clean.phases  # nothing was in the graph before: no other file can be affected
+    assert all(s >= 0 for s in clean.phases.values())
+    assert sum(clean.phases.values()) <= clean.seconds + 0.01
+    assert clean.parse_seconds == clean.phases["parse"]
+    modules = store.read_text("MATCH (m:Module {repo: 'timed'}) RETURN count(m) AS n")[0]["n"]
+    assert clean.writes["ingest/modules_put"]["rows"] == modules == clean.files
+    assert clean.writes["ingest/symbols_put"]["rows"] == clean.symbols
+    assert clean.writes["ingest/symbols_put"]["calls"] == 1  # tinyshop fits in one batch
+
+    path = next(p for p in sorted(work.rglob("*.py")) if "def " in p.read_text())
+    path.write_text(path.read_text() + "\n\ndef timed_probe():\n    return 1\n")
+    update = ingestor.run(touched=[path])
+    assert update.written == 1
+    assert "affected" in update.phases and "write" in update.phases
+    assert update.writes["ingest/modules_put"]["rows"] == 1
+
+    unchanged = ingestor.run()
+    assert "write" not in unchanged.phases and not unchanged.writes
