@@ -379,6 +379,7 @@ def _check_meta(meta: Any, item: FileItem, rel: str, line: int) -> dict[str, Any
             raise MemoryFileError(f"{rel}:{line}: each about entry needs a ref (a path, or path#qualified.name)")
         normalized.append({"ref": entry["ref"].strip(), "hash": entry.get("hash")})
     meta["about"] = normalized
+    _check_lists(meta, rel, line)
     if item.id is not None:
         for key in ("version", "author", "source", "created_at"):
             if key not in meta:
@@ -387,6 +388,24 @@ def _check_meta(meta: Any, item: FileItem, rel: str, line: int) -> dict[str, Any
         if not isinstance(meta["version"], int) or meta["version"] < 1:
             raise MemoryFileError(f"{rel}:{line}: version must be a whole number ≥ 1")
     return meta
+
+
+def _check_lists(meta: dict[str, Any], rel: str, line: int) -> None:
+    """The fields sent to Neo4j as they are: their types checked here, so a bad one stops the import before any
+    write instead of failing halfway through it."""
+    for key in ("pending", "supersedes"):
+        if not isinstance(meta.get(key) or [], list) or not all(isinstance(v, str) for v in meta.get(key) or []):
+            raise MemoryFileError(f"{rel}:{line}: {key} must be a list of "
+                                  f"{'paths' if key == 'pending' else 'decision ids'}")
+    if not isinstance(meta.get("plan") or "", str):
+        raise MemoryFileError(f"{rel}:{line}: plan must be text (the plan's path)")
+    conflicts = meta.get("conflicts") or []
+    if not isinstance(conflicts, list) or not all(
+            isinstance(c, dict) and isinstance(c.get("with"), str) and isinstance(c.get("kind"), str)
+            and isinstance(c.get("reason", ""), str | None) and isinstance(c.get("settled", False), bool)
+            for c in conflicts):
+        raise MemoryFileError(f"{rel}:{line}: conflicts must be a list of {{with: ID, kind: …, reason: …, "
+                              "settled: true|false}}")
 
 
 def _paragraph(item: FileItem, content: str, rel: str, line: int) -> None:

@@ -129,6 +129,11 @@ def test_edits_come_back_merged_and_a_concurrent_edit_becomes_a_conflict(store: 
     (lambda t: t.replace("---\n", "", 1), "shop/cart.py.md:1:", "front matter"),
     (lambda t: t.replace("**Why:** orders", "Also orders", 1), "shop/cart.py.md:", "one paragraph"),
     (lambda t: t + "\n### A stray heading\n", "shop/cart.py.md:", "unexpected heading"),
+    # sent to Neo4j as written: a wrong type used to fail halfway through the import (attack report #8)
+    (lambda t: t.replace("status: confirmed", "supersedes: [1, 2]\nstatus: confirmed", 1), "shop/cart.py.md:",
+     "supersedes must be a list of decision ids"),
+    (lambda t: t.replace("status: confirmed", "conflicts: [1, 2]\nstatus: confirmed", 1), "shop/cart.py.md:",
+     "conflicts must be a list"),
 ])
 def test_a_hand_broken_file_is_one_line_and_nothing_is_imported(store: Store, remembered: Path, tmp_path: Path,
                                                                mangle, where: str, message: str) -> None:
