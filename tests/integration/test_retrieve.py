@@ -75,6 +75,23 @@ def test_embeddings_are_incremental_by_content(store: Store, tmp_path: Path) -> 
 
 
 @needs_model
+def test_a_stale_vector_on_a_node_not_embedded_now_is_forgotten(store: Store, tmp_path: Path) -> None:
+    """A repository stepped through many ingests must rank as one ingested fresh: a vector an earlier rule left on
+    a test function (tests are not embedded) is removed by the next sync and no longer ranks."""
+    _shop(store, tmp_path)
+    key = "shop:tests.test_cart.test_bulk_discount"
+    assert store.read_text(f"MATCH (s:Symbol {{key: '{key}'}}) RETURN s.embedding IS NULL AS bare") == [{"bare": True}]
+    store.write("retrieve/embed_put_symbols", [{"key": key, "vector": MODEL.embed(["bulk discount"])[0],
+                                                "embed_key": "old"}])
+    before = retrieve(store, "shop", "bulk discount", signals=("vectors",), embedder=MODEL)
+    assert "tests/test_cart.py" in before.paths()
+    report = vectors.sync(store, "shop", MODEL)  # type: ignore[arg-type]
+    assert report.dropped == 1 and report.total == 0
+    after = retrieve(store, "shop", "bulk discount", signals=("vectors",), embedder=MODEL)
+    assert "tests/test_cart.py" not in after.paths() and after.paths()
+
+
+@needs_model
 def test_a_vector_index_of_another_dimension_is_rebuilt(store: Store, tmp_path: Path) -> None:
     _shop(store, tmp_path, embedded=False)
     store.write_statements("retrieve/vector_indexes_drop")
