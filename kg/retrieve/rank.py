@@ -122,17 +122,22 @@ def lucene_query(words: Iterable[str], boosted: frozenset[str] = frozenset()) ->
     return " ".join(f'"{w}"^2' if w in boosted else f'"{w}"' for w in words if w.replace("_", "").isalnum())
 
 
-def fulltext_signal(store: Store, repo: str, task: TaskText, symbol_share: float = 0.5) -> SignalRanking:
-    """BM25 of each file's words, plus the best symbols' BM25 credited to their files (names matter more there)."""
+def fulltext_signal(store: Store, repo: str, task: TaskText, symbol_share: float = 0.5,
+                    repos: int = 1) -> SignalRanking:
+    """BM25 of each file's words, plus the best symbols' BM25 credited to their files (names matter more there).
+    The Lucene indexes hold every repository, so more candidates are fetched the more repositories share them:
+    another repository's copies of the same files must not crowd this one's out of the answer."""
+    spread = 5 * min(repos, 20)
     query = lucene_query(task.query_words(QUERY_WORDS), task.title_words)
     evidence: dict[str, Evidence] = defaultdict(Evidence)
     if not query:
         return SignalRanking("fulltext", [])
-    modules = store.read("retrieve/fulltext_modules", repo=repo, query=query, limit=DEPTH)
+    modules = store.read("retrieve/fulltext_modules", repo=repo, query=query, limit=DEPTH,
+                         candidates=DEPTH * spread)
     top = modules[0]["score"] if modules else 1.0
     for r in modules:
         evidence[r["path"]].add(r["score"] / top)
-    symbols = store.read("retrieve/fulltext_symbols", repo=repo, query=query, limit=100)
+    symbols = store.read("retrieve/fulltext_symbols", repo=repo, query=query, limit=100, candidates=100 * spread)
     top = symbols[0]["score"] if symbols else 1.0
     seen: dict[str, int] = defaultdict(int)
     for r in symbols:
