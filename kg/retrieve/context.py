@@ -324,7 +324,7 @@ class _Loader:
             return ""
         depth = max(level.call_depth, 1)
         rows = self._once(("impact", tuple(qnames), depth), lambda: self.store.read(
-            "impact", repo=self.c.repo, qnames=qnames, depth=depth, min_confidence=0.0, limit=40))
+            "impact", repo=self.c.repo, qnames=qnames, depth=depth, min_confidence=0.0, evidence="all", limit=40))
         if not rows:
             return ""
         out = [f"## What depends on them (depth ≤ {depth})"]
