@@ -1,7 +1,8 @@
 """From a task to ranked files: four signals, each a ranking of its own, fused by a weighted sum of scores.
 
     names     the code names the text mentions (kg.retrieve.text) looked up exactly; a file scores by the names it
-              defines, each weighted by its shape (a traceback frame beats a bare identifier) and its rarity
+              defines, each weighted by its shape (a traceback frame beats a bare identifier) and its rarity, and
+              counted once per file however many of its symbols carry the name
     fulltext  Lucene (BM25) over each file's words and over each symbol's words (`module_words`, `symbol_words`)
     vectors   the task's embedding against symbol and module embeddings (`symbol_embedding`, `module_embedding`)
     graph     personalised PageRank over the CALLS/IMPORTS/INHERITS ties of the best files of the other signals,
@@ -105,11 +106,14 @@ def names_signal(store: Store, repo: str, task: TaskText, files_in_repo: int) ->
             hits = qualified  # `Class.method`: the ones whose dotted name ends so
         paths = {h["path"] for h in hits}
         idf = math.log(1 + n / len(paths))
-        for h in hits:
+        counted: set[str] = set()
+        for h in sorted(hits, key=lambda h: h["kind"] == "variable"):
+            # a name counts once per file: five `collect` methods in one file are not five mentions of it
             kind = h["kind"]
             reason = f"{kind} {h['qname']}" if kind != "module" else f"file {h['path']}"
-            evidence[h["path"]].add(weight * idf / (1 + 0.5 * (kind == "variable")), reason,
-                                    h["qname"] if kind != "module" else None)
+            score = 0.0 if h["path"] in counted else weight * idf / (1 + 0.5 * (kind == "variable"))
+            counted.add(h["path"])
+            evidence[h["path"]].add(score, reason, h["qname"] if kind != "module" else None)
     return SignalRanking("names", _ranked(evidence))
 
 
