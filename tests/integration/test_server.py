@@ -84,9 +84,8 @@ def test_status_tells_which_server_runs_and_lists_the_others(user, tmp_path: Pat
     assert f"running (pid {state['pid']}) · database neo4j online" in text and state["data_dir"] in text
 
     project = tmp_path / "project"
-    (project / ".agent").mkdir(parents=True)
-    (project / ".agent" / "kg.yaml").write_text("server:\n  data_dir: .kg/graph\n", encoding="utf-8")
-    other = kg("server", "status", "--json", env=env, cwd=project)
+    project.mkdir()
+    other = kg("--data-dir", ".kg/graph", "server", "status", "--json", env=env, cwd=project)
     assert other.returncode == 3  # not running
     shown = json.loads(other.stdout)
     assert shown["data_dir"] == str(project / ".kg" / "graph") and not shown["running"]
