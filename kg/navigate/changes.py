@@ -10,14 +10,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kg.errors import InputError, shorten
 from kg.git import commit, git
 from kg.navigate.answers import Answer, impact_of, tests_for_targets
 from kg.navigate.evidence import pytest_ids
 from kg.navigate.targets import Target
-from kg.store import Store
+
+if TYPE_CHECKING:
+    from kg.store import Store  # the driver is imported only where a Store is made (kg.graph)
 
 _HUNK = re.compile(r"^@@ -(?P<old_start>\d+)(?:,(?P<old_count>\d+))? \+(?P<start>\d+)(?:,(?P<count>\d+))? @@")
 _ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}

@@ -218,7 +218,8 @@ def many(project: Path, store: Store) -> Path:
     observe(store, project)
     git(project, "add", "-A")
     git(project, "-c", "user.name=kg", "-c", "user.email=kg@example.invalid", "commit", "-q", "-m", "many")
-    edit(project / "shop" / "prices.py", "return HANDLERS[name](cents)", "return HANDLERS[name](cents) + 0")
+    edit(project / "shop" / "prices.py", "return globals()[HANDLERS[name]](cents)",
+         "return globals()[HANDLERS[name]](cents) + 0")
     Ingestor(store, project, repo=REPO).run()
     return project
 
