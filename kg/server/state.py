@@ -184,7 +184,8 @@ def open_new_private(path: Path) -> int:
 @contextmanager
 def start_lock(data_dir: Path, deadline: float) -> Iterator[None]:
     """One start at a time per data folder, across processes and threads (each call opens its own descriptor,
-    and flock locks belong to it). Waits until `deadline` (time.monotonic), then raises."""
+    and flock locks belong to it). Waits until `deadline` (time.monotonic), then raises. Not `filelock`: it opens
+    its lock file with O_TRUNC and follows a symlink there."""
     fd = os.open(data_dir / "start.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     try:
         while True:
