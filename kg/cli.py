@@ -112,6 +112,8 @@ class Context:
     def settings(self) -> Settings:
         if self._settings is None:
             self._settings = settings_module.load(self._overrides)
+            if self._settings.ignored_note:
+                err.print(f"[yellow]note:[/] {self._settings.ignored_note}", highlight=False, soft_wrap=True)
         return self._settings
 
     def open_graph(self) -> Store:
@@ -233,7 +235,8 @@ def server_status(ctx: Context, as_json: bool) -> None:
         out.print(f"[yellow]not running[/] · data {status.data_dir} · start it with `kg server start`",
                   highlight=False)
         if status.last_error:
-            out.print(f"  the last start failed: {status.last_error}", highlight=False)
+            what = "it stopped unexpectedly" if status.stopped_unexpectedly else "the last start failed"
+            out.print(f"  {what}: {status.last_error}", highlight=False)
     for other in status.others:
         out.print(f"  also running: kg server for {other['data_dir']} (pid {other['pid']}, bolt "
                   f"{other['bolt_port']}): use it with --data-dir {other['data_dir']}", highlight=False)

@@ -3,10 +3,14 @@
 Each value comes from the first of: a command-line flag, the environment, the project file `.agent/kg.yaml`, the
 default. With no URI configured anywhere the graph is kg's own local Neo4j (`kg server`), started on demand.
 
+The project file comes with the repository, so it may not decide where kg keeps data or which server receives the
+user's credentials: `neo4j.uri`, `neo4j.user`, `server.data_dir` and the ports there are ignored (`Settings.ignored`
+lists them and the CLI says so in one note); they come from flags or the environment only.
+
 One local server per user serves every repository: its data folder defaults to `$XDG_DATA_HOME/kg/neo4j`
 (`~/.local/share/kg/neo4j`), whatever folder a command runs in. A per-project folder is used only when asked for
-(`--data-dir`, KG_DATA_DIR or `server: {data_dir: …}` in `.agent/kg.yaml`, relative to that project). When the
-server of the chosen data folder already runs, its ports are the ones it runs on, wherever they came from then.
+(`--data-dir` or KG_DATA_DIR, relative to where the command runs). When the server of the chosen data folder
+already runs, its ports are the ones it runs on, wherever they came from then.
 
 The project file never holds a password: kg refuses one there. The local server's password is generated on first
 start into `<data_dir>/password` (mode 0600, the folder 0700) unless NEO4J_PASSWORD is set.
@@ -15,6 +19,7 @@ start into `<data_dir>/password` (mode 0600, the folder 0700) unless NEO4J_PASSW
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +43,10 @@ _SOURCES: dict[str, tuple[str, tuple[str, str], Any]] = {
     "pagecache": ("KG_NEO4J_PAGECACHE", ("server", "pagecache"), "512m"),
     "min_free_mb": ("KG_MIN_FREE_MB", ("server", "min_free_mb"), 256),
 }
+# What a repository may not choose: where kg writes and which server is sent the user's password.
+USER_ONLY = {"uri": "--uri or NEO4J_URI", "user": "NEO4J_USER", "data_dir": "--data-dir or KG_DATA_DIR",
+             "bolt_port": "KG_BOLT_PORT", "http_port": "KG_HTTP_PORT"}
+MEMORY_SIZE = re.compile(r"[1-9][0-9]{0,12}[kKmMgG]?")  # what Neo4j and -Xmx both read: 512m, 2g, 1048576
 RUNNING = "running server"  # the origin of ports taken from the server already running on the data folder
 
 
@@ -55,6 +64,17 @@ class Settings:
     min_free_mb: int  # refuse a write phase when the data folder's disk has less free (0: never refuse)
     uri_configured: bool  # False: the graph is kg's local server, which kg may start itself
     origin: dict[str, str] = field(default_factory=dict, compare=False)  # setting → "flag" | "env" | file | "default"
+    ignored: tuple[str, ...] = ()  # USER_ONLY settings the project file tried to set ("server.data_dir", …)
+
+    @property
+    def ignored_note(self) -> str | None:
+        """One line saying which project-file settings were ignored and where they belong instead."""
+        if not self.ignored:
+            return None
+        names = [_SOURCES[n][1][0] + "." + _SOURCES[n][1][1] for n in self.ignored]
+        instead = "; ".join(f"{_SOURCES[n][1][1]}: {USER_ONLY[n]}" for n in self.ignored)
+        return (f"{PROJECT_FILE} sets {', '.join(names)}, ignored: a repository does not choose kg's server or data "
+                f"folder (give {instead})")
 
     @property
     def password(self) -> str:
@@ -80,12 +100,17 @@ def load(overrides: dict[str, Any] | None = None, cwd: Path | None = None) -> Se
 
     values: dict[str, Any] = {}
     origin: dict[str, str] = {}
+    ignored = []
     for name, (env, (section, key), default) in _SOURCES.items():
+        in_file = key in file_values.get(section, {})
+        if in_file and name in USER_ONLY:
+            ignored.append(name)
+            in_file = False
         if name in overrides:
             values[name], origin[name] = overrides[name], "flag"
         elif os.environ.get(env):
             values[name], origin[name] = os.environ[env], "env"
-        elif key in file_values.get(section, {}):
+        elif in_file:
             values[name], origin[name] = file_values[section][key], str(PROJECT_FILE)
         else:
             values[name], origin[name] = default, "default"
@@ -93,7 +118,9 @@ def load(overrides: dict[str, Any] | None = None, cwd: Path | None = None) -> Se
     for port in ("bolt_port", "http_port"):
         values[port] = _port(values[port], port, origin[port])
     values["min_free_mb"] = _count(values["min_free_mb"], "min_free_mb", origin["min_free_mb"])
-    data_dir = _data_dir(values["data_dir"], origin["data_dir"], project, cwd or Path.cwd())
+    for size in ("heap", "pagecache"):
+        values[size] = _memory_size(values[size], size, origin[size])
+    data_dir = _data_dir(values["data_dir"], cwd or Path.cwd())
     uri_configured = values["uri"] is not None
     if not uri_configured and (server := state.running(data_dir)):
         for port in ("bolt_port", "http_port"):
@@ -115,6 +142,7 @@ def load(overrides: dict[str, Any] | None = None, cwd: Path | None = None) -> Se
         min_free_mb=values["min_free_mb"],
         uri_configured=uri_configured,
         origin=origin,
+        ignored=tuple(ignored),
     )
 
 
@@ -173,14 +201,30 @@ def _read_project_file(path: Path) -> dict[str, dict[str, Any]]:
     return data
 
 
-def _data_dir(value: Any, origin: str, project: Path, cwd: Path) -> Path:
-    """A flag or variable is relative to where the command runs; the project file's value to that project."""
+def _data_dir(value: Any, cwd: Path) -> Path:
+    """A flag or variable is relative to where the command runs."""
     if value is None:
         return user_data_dir()
     path = Path(str(value)).expanduser()
     if not path.is_absolute():
-        path = (project if origin == str(PROJECT_FILE) else cwd.resolve()) / path
+        path = cwd.resolve() / path
     return Path(os.path.normpath(path))
+
+
+def _where(name: str, origin: str) -> str:
+    """The setting as its source names it: `server.heap in .agent/kg.yaml`, `KG_NEO4J_HEAP`, `heap (flag)`."""
+    env, (section, key), _ = _SOURCES[name]
+    return {"env": env, "flag": f"{name} (flag)"}.get(origin, f"{section}.{key} in {origin}")
+
+
+def _memory_size(value: Any, name: str, origin: str) -> str:
+    """A size Neo4j's config and the JVM's -Xmx both read; anything else (a `\r` starting another setting) is
+    refused before it reaches neo4j.conf or a command line."""
+    text = str(value)
+    if not MEMORY_SIZE.fullmatch(text):
+        shown = text if len(text) <= 40 else text[:40] + "…"
+        raise ConfigError(f"{_where(name, origin)} is {shown!r}: give a memory size such as 512m or 2g")
+    return text
 
 
 def _count(value: Any, name: str, origin: str) -> int:

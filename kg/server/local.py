@@ -67,7 +67,8 @@ class ServerStatus:
     neo4j_version: str | None = None
     kg_version: str | None = None
     database: DatabaseState | None = None  # asked only when running
-    last_error: str | None = None  # why the last start failed, while not running
+    last_error: str | None = None  # while not running: why the last start failed, or why the server went away
+    stopped_unexpectedly: bool = False  # last_error is about a server that ran and went away, not a failed start
     others: list[dict[str, Any]] = field(default_factory=list)  # the user's other running kg servers
     already_running: bool = False
     seconds: float | None = None  # how long start took
@@ -108,6 +109,8 @@ def status(settings: Settings, database: bool = True) -> ServerStatus:
         kg_version=(server or {}).get("kg_version"),
         database=database_state(replace(settings, bolt_port=bolt)) if up and database else None,
         last_error=None if server else saved.get("last_error") or _death(settings, saved),
+        stopped_unexpectedly=not server and not saved.get("failed_at")
+        and bool(saved.get("last_error") or saved.get("pid")),
         others=others,
     )
 
@@ -139,14 +142,28 @@ def database_state(settings: Settings, name: str = DEFAULT_DATABASE) -> Database
 
 def start(settings: Settings, timeout: float = START_TIMEOUT_S,
           on_build: Callable[[str], None] | None = None) -> ServerStatus:
-    """Start the local server unless it already runs; return once its database is online, else raise."""
+    """Start the local server unless it already runs; return once its database is online, else raise.
+
+    Starts of one data folder take turns (a file lock): two commands that find the server down do not launch two
+    JVMs on one store; the second waits and then finds the first one's server running."""
     current = status(settings)
     if current.running:
         _require_online(current)
         return replace(current, already_running=True)
-    if current.pid is not None:  # alive but not answering yet: another `start` is in progress
-        return _wait_until_ready(settings, current.pid, time.monotonic() + timeout, time.monotonic())
+    began = time.monotonic()
+    state.make_private_dir(settings.data_dir)
+    with state.start_lock(settings.data_dir, began + timeout):
+        current = status(settings)
+        if current.running:
+            _require_online(current)
+            return replace(current, already_running=True)
+        if current.pid is not None:  # alive but not answering yet: a start by an older kg is in progress
+            return _wait_until_ready(settings, current.pid, began + timeout, began)
+        return _launch(settings, began, timeout, on_build)
 
+
+def _launch(settings: Settings, began: float, timeout: float,
+            on_build: Callable[[str], None] | None) -> ServerStatus:
     for port, name, env in ((settings.bolt_port, "Bolt", "KG_BOLT_PORT"), (settings.http_port, "HTTP", "KG_HTTP_PORT")):
         if not _port_free(port):
             holder = state.holder_of(port)
@@ -156,13 +173,13 @@ def start(settings: Settings, timeout: float = START_TIMEOUT_S,
                                 f"or set {env} for this one")
             raise PortInUse(f"port {port} ({name}) is already in use by another process: stop it or set {env}")
 
-    began = time.monotonic()
     classpath = build.ensure_launcher(on_build)
     data_dir = settings.data_dir
     state.make_private_tree(data_dir)
     disk.require_free_space(settings, "start Neo4j", needed_mb=min(START_MIN_FREE_MB, settings.min_free_mb))
     for folder in ("import", "plugins"):  # Neo4j reads these; kg keeps them empty
         state.make_private_dir(data_dir / folder)
+    _require_no_plugins(data_dir / "plugins")
     conf = data_dir / "neo4j.conf"
     write_conf(settings, conf)
     password_mark = data_dir / "data" / "kg-password.sha256"  # inside Neo4j's store: gone when the store is
@@ -178,7 +195,7 @@ def start(settings: Settings, timeout: float = START_TIMEOUT_S,
     }
     command = [build.java_executable(), "-Xms256m", f"-Xmx{settings.heap}", *JVM_FLAGS, "-cp", classpath,
                build.MAIN_CLASS]
-    fd = os.open(data_dir / "server.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = state.open_new_private(data_dir / "server.log")
     with os.fdopen(fd, "w", encoding="utf-8") as log:
         # umask 077: every file Neo4j creates in the store and logs is owner-only too.
         process = subprocess.Popen(command, cwd=data_dir, env=env, stdin=subprocess.DEVNULL, stdout=log,
@@ -230,6 +247,15 @@ def logs(settings: Settings, lines: int = 40) -> dict[str, list[str]]:
     return tails
 
 
+def _require_no_plugins(folder: Path) -> None:
+    """Neo4j loads every jar in its plugins folder into the server; kg's server runs Neo4j's own procedures only."""
+    found = sorted(p.name for p in folder.iterdir())
+    if found:
+        shown = ", ".join(found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
+        raise ServerError(f"{folder} holds {shown}: kg's Neo4j loads no plugins; remove everything in that "
+                          f"folder, then start again")
+
+
 def _require_online(current: ServerStatus) -> None:
     db = current.database
     if db is not None and not db.online:
@@ -273,7 +299,9 @@ def _death(settings: Settings, saved: dict[str, Any]) -> str | None:
         return None
     lines = _read(settings.data_dir / "server.log") or ""
     said = [line.removeprefix("KG-DATABASE ") for line in lines.splitlines() if line.startswith("KG-DATABASE ")]
-    reason = f"it stopped by itself (pid {saved['pid']})" + (f" after: {said[-1]}" if said else "")
+    since = f", running since {saved['started_at']}" if saved.get("started_at") else ""
+    reason = (f"the server (pid {saved['pid']}{since}) stopped by itself, not by `kg server stop`"
+              + (f", after: {said[-1]}" if said else ""))
     note = disk.full_disk_note(settings)
     return f"{reason}; {note}" if note else reason
 

@@ -7,8 +7,10 @@ one clear line (`kg server start` shows it). The names are those of Neo4j 5.26 (
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
+from kg.errors import ConfigError
 from kg.server.state import write_private
 from kg.settings import Settings
 
@@ -38,7 +40,8 @@ def neo4j_settings(settings: Settings) -> dict[str, str]:
         # ── no way from Cypher to the host's files or network ──────────────────────────────────────────────────
         "dbms.security.allow_csv_import_from_file_urls": "false",
         "server.directories.import": str(data / "import"),  # kept empty (see local.start), in case of the above
-        "server.directories.plugins": str(data / "plugins"),  # empty: no procedures beyond Neo4j's own
+        # Kept empty (local.start refuses to start otherwise): no procedures or functions beyond Neo4j's own.
+        "server.directories.plugins": str(data / "plugins"),
         # LOAD CSV FROM 'http://…' refuses every address (Neo4j checks resolved IPs against this list).
         "internal.dbms.cypher_ip_blocklist": "0.0.0.0/0,::/0",
         # ── nothing phones home ─────────────────────────────────────────────────────────────────────────────────
@@ -63,10 +66,12 @@ def neo4j_settings(settings: Settings) -> dict[str, str]:
 
 
 def write_conf(settings: Settings, path: Path) -> None:
-    """Neo4j's `key=value` format, one setting a line; a value with a newline would smuggle in another setting."""
+    """Neo4j's `key=value` format, one setting a line. Neo4j ends a line at `\n` and at `\r` (and reads other
+    escapes), so a value with any control character could smuggle in a setting: refused."""
     lines = ["# Written by kg at every `kg server start` (kg/server/neo4j_config.py); edits here are overwritten."]
     for key, value in neo4j_settings(settings).items():
-        if "\n" in key + value or "=" in key:
-            raise ValueError(f"Neo4j setting {key!r} has a newline or '=' in its name or value")
+        if "=" in key or any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in key + value):
+            raise ConfigError(f"Neo4j setting {key} would be {value[:60]!r}, with a control character or '=': "
+                              f"give a value without one (a data folder path comes from --data-dir or KG_DATA_DIR)")
         lines.append(f"{key}={value}")
     write_private(path, "\n".join(lines) + "\n")

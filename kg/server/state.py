@@ -5,16 +5,24 @@ last failed start). The user-level folder `$XDG_STATE_HOME/kg/servers/` (default
 holds one small file per running server naming its data folder, so any kg command, run from any folder, can list
 the user's servers and say which one holds a port. A file whose process is gone is stale and ignored (and removed).
 
-Everything kg writes here is owner-only: the files 0600, the folders 0700.
+Everything kg writes here is owner-only: the files 0600, the folders 0700. kg never writes or changes permissions
+through a symlink: a folder of its own that is a symlink, or is another user's, is refused.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from kg.errors import ServerError
 
 MAIN_CLASS = "kg.launcher.Launcher"
 
@@ -118,11 +126,25 @@ def alive(pid: int) -> bool:
 
 def make_private_dir(path: Path) -> None:
     """Create `path` and its missing parents as 0700 (folders kg makes are its own); `path` itself, when it
-    exists already, is narrowed to 0700 too."""
+    exists already, is narrowed to 0700 too, unless it is a symlink or another user's (then nothing is changed)."""
     missing = [p for p in (path, *path.parents) if not p.exists()]
-    for folder in reversed(missing):
-        folder.mkdir(mode=0o700, exist_ok=True)
-    os.chmod(path, 0o700)
+    try:
+        for folder in reversed(missing):
+            folder.mkdir(mode=0o700, exist_ok=True)
+        # through the descriptor: what is checked is what is changed
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError as e:
+        what = "a symlink" if os.path.islink(path) else "not a folder"
+        raise ServerError(f"{path} is {what}: kg keeps its files only in a real folder of its own; "
+                          f"remove it, or give the real folder with --data-dir") from e
+    try:
+        owner = os.fstat(fd).st_uid
+        if owner != os.geteuid():
+            raise ServerError(f"{path} belongs to another user (uid {owner}): kg keeps its data only in a folder "
+                              f"you own; give one with --data-dir")
+        os.fchmod(fd, 0o700)
+    finally:
+        os.close(fd)
 
 
 def make_private_tree(root: Path) -> None:
@@ -140,12 +162,44 @@ def make_private_tree(root: Path) -> None:
 
 
 def write_private(path: Path, text: str) -> None:
-    """Write `text` to `path` as an owner-only file, replacing it atomically."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    """Write `text` to `path` as an owner-only file, replacing it atomically (a symlink at `path` is replaced, not
+    followed). The temporary file is new and uniquely named, so threads of one process do not collide."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")  # O_EXCL, 0600
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def open_new_private(path: Path) -> int:
+    """A fresh owner-only file at `path` for writing: whatever was there (a symlink or hard link to another file
+    included) is unlinked first, never truncated through."""
+    path.unlink(missing_ok=True)
+    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+
+
+@contextmanager
+def start_lock(data_dir: Path, deadline: float) -> Iterator[None]:
+    """One start at a time per data folder, across processes and threads (each call opens its own descriptor,
+    and flock locks belong to it). Waits until `deadline` (time.monotonic), then raises. Not `filelock`: it opens
+    its lock file with O_TRUNC and follows a symlink there."""
+    fd = os.open(data_dir / "start.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise ServerError(f"another kg command is starting the server for {data_dir} and did not "
+                                      f"finish in time: see `kg server logs`, then run the command again") from None
+                time.sleep(0.2)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def _entry_name(data_dir: Path) -> str:

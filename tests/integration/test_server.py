@@ -84,9 +84,8 @@ def test_status_tells_which_server_runs_and_lists_the_others(user, tmp_path: Pat
     assert f"running (pid {state['pid']}) · database neo4j online" in text and state["data_dir"] in text
 
     project = tmp_path / "project"
-    (project / ".agent").mkdir(parents=True)
-    (project / ".agent" / "kg.yaml").write_text("server:\n  data_dir: .kg/graph\n", encoding="utf-8")
-    other = kg("server", "status", "--json", env=env, cwd=project)
+    project.mkdir()
+    other = kg("--data-dir", ".kg/graph", "server", "status", "--json", env=env, cwd=project)
     assert other.returncode == 3  # not running
     shown = json.loads(other.stdout)
     assert shown["data_dir"] == str(project / ".kg" / "graph") and not shown["running"]
@@ -168,11 +167,12 @@ def test_stop_then_status_and_stop_again(user, tmp_path: Path) -> None:
 def test_a_database_that_does_not_come_online_is_a_failed_start(user, tmp_path: Path) -> None:
     """Neo4j itself runs, but the `neo4j` database cannot open its store: start fails in one line instead of
     saying "started", and status keeps saying why (issue 9.1). Uses the stopped server of the tests above."""
-    _, env, _, _, state = user
+    _, env, bolt, http, state = user
     transactions = Path(state["data_dir"]) / "data" / "transactions" / "neo4j"
     for log in transactions.glob("neostore.transaction.db.*"):
         os.truncate(log, 100)  # the checkpoint now points past the end of the log
-    failed = kg("server", "start", "--json", env=env, cwd=tmp_path)
+    ports = {"KG_BOLT_PORT": str(bolt), "KG_HTTP_PORT": str(http)}  # never the defaults: someone may use 7687
+    failed = kg("server", "start", "--json", env={**env, **ports}, cwd=tmp_path)
     assert failed.returncode == 1 and failed.stdout == "" and "Traceback" not in failed.stderr
     line = failed.stderr.strip()
     assert "\n" not in line
