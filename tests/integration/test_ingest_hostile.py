@@ -6,6 +6,7 @@ through the CLI people run (`kg ingest`, click's runner in this process) or the 
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import sqlite3
@@ -62,4 +63,27 @@ def test_a_parse_cache_committed_in_the_repository_is_never_unpickled(store: Sto
     assert own.is_file() and user_cache in own.parents
     assert own.parent.stat().st_mode & 0o777 == 0o700
     found = store.read_text("MATCH (s {repo: 'victim', qname: 'pkg.mod.f'}) RETURN count(s) AS n")
+    assert found[0]["n"] == 1
+
+
+def test_a_bad_file_name_and_a_hostile_gitignore_are_listed_not_fatal(store: Store, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Attack reports #10 and #7: one non-UTF-8 file name aborted the whole ingest ("a value sent to Neo4j is not
+    valid text"); a `*a*a…*b` .gitignore line hung it. Both are now entries of the report's skipped list."""
+    repo = tmp_path / "hrepo"
+    (repo / "pkg").mkdir(parents=True)
+    (repo / "pkg" / "good.py").write_text("def g():\n    return 1\n")
+    (repo / "pkg" / os.fsdecode(b"bad\xffname.py")).write_text("def b():\n    return 1\n")
+    (repo / ("a" * 40 + ".py")).write_text("x = 1\n")
+    (repo / ".gitignore").write_text("*a" * 24 + "*b\n" + "trailing\\\n")
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(cli, ["ingest", str(repo), "--repo", "hrepo", "--json"],
+                              env=kg_env(store, tmp_path / "user-cache"))
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.stdout)
+    assert report["files"] == 2
+    assert {(s["path"], s["reason"]) for s in report["skipped"]} == {
+        ("pkg/bad\\xffname.py", "its name is not valid UTF-8: rename it to ingest it"),
+        (".gitignore", "line 2 not used: not a valid pattern")}
+    found = store.read_text("MATCH (s {repo: 'hrepo', qname: 'pkg.good.g'}) RETURN count(s) AS n")
     assert found[0]["n"] == 1
