@@ -5,12 +5,17 @@
 For a project (flask, requests, click from their PyPI sdists, see tests/suites.py): ingest a git-committed copy,
 observe its whole suite once (`kg observe`), then for each of N functions or methods the suite runs (chosen at
 random with the seed) inject `raise RuntimeError` as the function's first statement (after its docstring),
-re-ingest, ask `kg changes` for the tests to run with static, observed and combined evidence, run the *whole*
-suite to know which tests really fail (minus those that fail without the fault), and restore the file. Prints
+re-ingest, select the tests `kg changes` would (its test part only: its impact part is not needed and took
+minutes per fault on click) with static, observed and combined evidence, run the *whole* suite to know which
+tests really fail (minus those that fail without the fault), and restore the file. Prints
 recall (failing tests selected / failing tests) and precision (selected tests that fail / selected tests), summed
 over all faults (and recall averaged per fault), per kind of evidence. A selected test function without
 parameters stands for all of its parametrized node ids. Needs the test Neo4j of tests/conftest.py
 (KG_TEST_BOLT_PORT ...) or NEO4J_URI.
+
+Which tests fail under a fault depends on the project and the fault, not on kg: `--truth FILE` keeps them per
+project and fault in FILE (JSON) and reuses them on later runs instead of running the suite again, so a change to
+kg's selection is measured against the same failures in minutes (delete the file to measure them again).
 """
 
 from __future__ import annotations
@@ -31,8 +36,10 @@ from pathlib import Path
 from kg.ingest.observe.observer import observe
 from kg.ingest.pipeline import Ingestor
 
-from kg.navigate.changes import changes
+from kg.navigate.answers import tests_for_targets
+from kg.navigate.changes import changed_symbols, git_diff, parse_diff
 from kg.navigate.evidence import pytest_ids
+from kg.navigate.targets import Target
 from kg.store import Store
 from tests import suites
 from tests.conftest import test_server_settings
@@ -116,7 +123,7 @@ def expand(selected: list[str], every: list[str]) -> set[str]:
     return out & set(every)
 
 
-def bench(project: str, faults: int, seed: int, log=print) -> dict:
+def bench(project: str, faults: int, seed: int, log=print, truth: Path | None = None) -> dict:
     settings = test_server_settings()
     repo = f"faults-{project}"
     with tempfile.TemporaryDirectory(prefix=f"faults-{project}-") as tmp, Store.connect(settings) as store:
@@ -132,6 +139,8 @@ def bench(project: str, faults: int, seed: int, log=print) -> dict:
         every = collected(project, root)
         baseline = failing(project, root, every)
         chosen = functions_to_break(store, repo, root, faults, seed)
+        known = json.loads(truth.read_text()) if truth and truth.exists() else {}
+        recorded = known.setdefault(project, {})
         totals = {e: Counter() for e in EVIDENCE}
         per_fault = []
         for n, target in enumerate(chosen, 1):
@@ -140,11 +149,20 @@ def bench(project: str, faults: int, seed: int, log=print) -> dict:
             original = inject(path, target["line"], target["qname"].rsplit(".", 1)[-1])
             try:
                 Ingestor(store, root, repo=repo).run()
-                picked = {e: expand(pytest_ids(changes(store, root, repo, depth=1, limit=None, evidence=e).tests.rows),
-                                    every) for e in EVIDENCE}  # depth=1: the impact part of the report is not used
-                failed = failing(project, root, every) - baseline
+                touched, _ = changed_symbols(store, repo, parse_diff(git_diff(root)))  # what `kg changes` selects for,
+                targets = [Target(repo, r["qname"], r["kind"], r["path"], r["start_line"]) for r in touched]
+                picked = {e: expand(pytest_ids(tests_for_targets(store, targets, limit=None, evidence=e).rows), every)
+                          for e in EVIDENCE}  # without its impact part, unused here (minutes per fault on click)
+                key = f"{target['qname']}@{target['path']}:{target['line']}"
+                if key in recorded:
+                    failed = set(recorded[key]) & set(every)
+                else:
+                    failed = failing(project, root, every) - baseline
+                    recorded[key] = sorted(failed)
             finally:
                 path.write_text(original, encoding="utf-8")
+            if truth:
+                truth.write_text(json.dumps(known, indent=1, sort_keys=True))
             row = {"fault": target["qname"], "failed": len(failed), "seconds": round(time.perf_counter() - t0, 1)}
             for e in EVIDENCE:
                 tp, fp, fn = len(picked[e] & failed), len(picked[e] - failed), len(failed - picked[e])
@@ -182,10 +200,12 @@ def main() -> None:
     parser.add_argument("--faults", type=int, default=30)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", action="store_true", help="Print the results as JSON at the end.")
+    parser.add_argument("--truth", type=Path, help="JSON file keeping the tests each fault fails, reused when present.")
     args = parser.parse_args()
     results = []
     for project in args.project.split(","):
-        result = bench(project.strip(), args.faults, args.seed, log=lambda m: print(m, file=sys.stderr, flush=True))
+        result = bench(project.strip(), args.faults, args.seed, log=lambda m: print(m, file=sys.stderr, flush=True),
+                       truth=args.truth)
         results.append(result)
         print(f"\n{project}: {result['faults']} faults, {result['tests']} tests ({result['baseline_failures']} "
               "failing without a fault)")

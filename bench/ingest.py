@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import functools
 import json
 import math
 import os
@@ -58,114 +57,21 @@ def percentile(values: list[float], q: float) -> float | None:
     return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
 
 
-# ── timing kg from inside (the child process) ─────────────────────────────────────────────────────────────────────
+# ── what the pipeline measured (IngestReport.phases and .writes) ────────────────────────────────────────────────────
 
 
-class Stopwatch:
-    """Seconds per named query and per pipeline phase; `take()` returns what accumulated since the last take."""
-
-    def __init__(self) -> None:
-        self.queries: dict[str, dict[str, Any]] = {}
-        self.phases: dict[str, dict[str, Any]] = {}
-
-    @staticmethod
-    def _add(table: dict[str, dict[str, Any]], name: str, seconds: float, rows: int = 0) -> None:
-        entry = table.setdefault(name, {"calls": 0, "rows": 0, "seconds": 0.0})
-        entry["calls"] += 1
-        entry["rows"] += rows
-        entry["seconds"] += seconds
-
-    def query(self, name: str, seconds: float, rows: int) -> None:
-        self._add(self.queries, name, seconds, rows)
-
-    def phase(self, name: str, seconds: float) -> None:
-        self._add(self.phases, name, seconds)
-
-    def take(self) -> dict[str, dict[str, dict[str, Any]]]:
-        taken = {"queries": self.queries, "phases": self.phases}
-        self.queries, self.phases = {}, {}
-        return taken
-
-
-def install_stopwatch(watch: Stopwatch) -> None:
-    """Wrap kg's Store/Transaction writes and the pipeline's phases so each one is timed (this process only)."""
-    import kg.ingest.pipeline as pipeline
-    from kg.ingest.project import RepoState
-    from kg.ingest.writer import GraphWriter
-
-    from kg.store import Store, Transaction
-
-    def wrap_write(owner: type, prefix: str) -> None:
-        original = owner.write
-
-        @functools.wraps(original)
-        def write(self, name, rows=None, **params):
-            rows = list(rows) if rows is not None else None
-            began = time.perf_counter()
-            try:
-                return original(self, name, rows, **params)
-            finally:
-                watch.query(prefix + name, time.perf_counter() - began, len(rows) if rows is not None else 0)
-
-        owner.write = write
-
-    wrap_write(Store, "")
-    wrap_write(Transaction, "")
-    original_read = Store.read
-
-    @functools.wraps(original_read)
-    def read(self, name, **params):
-        began = time.perf_counter()
-        try:
-            return original_read(self, name, **params)
-        finally:
-            watch.query(f"read {name}", time.perf_counter() - began, 0)
-
-    Store.read = read
-
-    def timed(owner: Any, attr: str, label: str) -> None:
-        original = getattr(owner, attr, None)
-        if original is None:  # kg's pipeline changed shape: that phase is simply not broken out
-            return
-
-        @functools.wraps(original)
-        def wrapper(*args, **kwargs):
-            began = time.perf_counter()
-            try:
-                return original(*args, **kwargs)
-            finally:
-                watch.phase(label, time.perf_counter() - began)
-
-        setattr(owner, attr, wrapper)
-
-    Ingestor = pipeline.Ingestor
-    timed(pipeline, "walk", "walk")
-    timed(Store, "apply_schema", "apply schema")
-    timed(Ingestor, "_known_hashes", "known hashes")  # includes apply schema and the graph read, once
-    timed(Ingestor, "_hash", "read+hash")
-    timed(Ingestor, "_load_cache", "parse cache load")  # nested in "parse" (older pipeline)
-    timed(Ingestor, "_cache", "parse cache load")  # nested in "parse": loads once per Ingestor, then a lookup
-    timed(Ingestor, "_parse_tree", "parse")
-    timed(RepoState, "affected_by", "affected_by")
-    timed(RepoState, "resolve", "resolve")
-    timed(Ingestor, "_documents", "documents")
-    timed(GraphWriter, "put_repo", "repo put")
-    timed(GraphWriter, "write", "graph write")
-    timed(Ingestor, "_save_cache", "parse cache save")
-
-
-TOP_PHASES = ("walk", "known hashes", "read+hash", "parse", "affected_by", "resolve", "documents", "repo put",
-              "graph write", "parse cache save")
-
-
-def phase_seconds(phases: dict[str, dict[str, Any]], total: float) -> dict[str, float]:
-    """Seconds per phase of one run, with `rest` = what no wrapped phase covers."""
-    out = {name: round(phases[name]["seconds"], 4) for name in TOP_PHASES if name in phases}
-    if "parse cache load" in phases:
-        out["parse cache load"] = round(phases["parse cache load"]["seconds"], 4)
-        out["parse"] = round(out.get("parse", 0.0) - out["parse cache load"], 4)
+def phase_seconds(phases: dict[str, float], total: float) -> dict[str, float]:
+    """Seconds per phase of one run as the pipeline measured them, with `rest` = what no phase covers."""
+    out = {name: round(seconds, 4) for name, seconds in phases.items()}
     out["rest"] = round(total - sum(out.values()), 4)
     return out
+
+
+def bench_settings() -> Any:
+    """The graph `kg ingest` would use: KG_BOLT_PORT, KG_HTTP_PORT and KG_DATA_DIR, or NEO4J_URI."""
+    from kg import settings
+
+    return settings.load()
 
 
 # ── graph figures ─────────────────────────────────────────────────────────────────────────────────────────────────
@@ -297,12 +203,12 @@ def child_parse(root: Path) -> dict[str, Any]:
 # ── child: clean ingest, re-run, incremental updates ──────────────────────────────────────────────────────────────
 
 
-def _run_summary(report: Any, seconds: float, taken: dict[str, Any]) -> dict[str, Any]:
+def _run_summary(report: Any, seconds: float) -> dict[str, Any]:
     return {"seconds": round(seconds, 4), "files": report.files, "documents": report.documents,
             "written": report.written, "reresolved": report.reresolved, "deleted": report.deleted,
             "unchanged": report.unchanged, "symbols": report.symbols, "edges_written": report.edges,
-            "parse_seconds": report.parse_seconds, "phases": phase_seconds(taken["phases"], seconds),
-            "queries": {k: {**v, "seconds": round(v["seconds"], 4)} for k, v in taken["queries"].items()}}
+            "parse_seconds": report.parse_seconds, "phases": phase_seconds(report.phases, seconds),
+            "queries": report.writes}
 
 
 def run_touched(ingestor: Any, touched: list[Path]) -> Any:
@@ -315,7 +221,7 @@ def run_touched(ingestor: Any, touched: list[Path]) -> Any:
         return ingestor.run()
 
 
-def _updates(store: Any, ingestor: Any, root: Path, watch: Stopwatch, count: int, seed: int, edit: str,
+def _updates(store: Any, ingestor: Any, root: Path, count: int, seed: int, edit: str,
              budget: float) -> list[dict[str, Any]]:
     """`count` edits of one kind, each followed by `ingestor.run()`; stops early once `budget` seconds are spent."""
     rng = random.Random(f"{seed}-{edit}")
@@ -337,7 +243,6 @@ def _updates(store: Any, ingestor: Any, root: Path, watch: Stopwatch, count: int
                 break
         else:
             raise RuntimeError("found no function with a literal to change")
-        watch.take()
         began = time.perf_counter()
         error = None
         try:
@@ -346,13 +251,12 @@ def _updates(store: Any, ingestor: Any, root: Path, watch: Stopwatch, count: int
             error = f"{type(e).__name__}: {str(e).splitlines()[0][:300]}"
             report = None
         seconds = time.perf_counter() - began
-        taken = watch.take()
         if report is None:
             run = {"seconds": round(seconds, 4), "error": error, "written": 0, "reresolved": None,
-                   "phases": phase_seconds(taken["phases"], seconds), "queries": taken["queries"]}
+                   "phases": {}, "queries": {}}
             log(f"  {edit} #{i + 1}: {path}: FAILED after {seconds * 1000:.0f} ms: {error}")
         else:
-            run = _run_summary(report, seconds, taken)
+            run = _run_summary(report, seconds)
             log(f"  {edit} #{i + 1}: {path}: {seconds * 1000:.0f} ms, written {report.written}, "
                 f"re-resolved {report.reresolved}")
         run.update(path=path, edit=what)
@@ -367,18 +271,14 @@ def child_ingest(root: Path, repo: str, cache_dir: Path, updates: int, seed: int
     from kg.ingest.writer import GraphWriter
 
     from kg.store import Store
-    from tests.conftest import test_server_settings
 
-    watch = Stopwatch()
-    install_stopwatch(watch)
     result["repo"] = repo
-    with Store.connect(test_server_settings()) as store:
+    with Store.connect(bench_settings()) as store:
         store.apply_schema()
         began = time.perf_counter()
         GraphWriter(store, repo).forget_repo()
         result["forget_before_s"] = round(time.perf_counter() - began, 3)
         shutil.rmtree(cache_dir, ignore_errors=True)
-        watch.take()
         rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
         log(f"{repo}: clean ingest of {root}")
@@ -386,7 +286,7 @@ def child_ingest(root: Path, repo: str, cache_dir: Path, updates: int, seed: int
         ingestor = Ingestor(store, root, repo=repo, cache_dir=cache_dir)
         report = ingestor.run()
         seconds = time.perf_counter() - began
-        result["clean"] = _run_summary(report, seconds, watch.take())
+        result["clean"] = _run_summary(report, seconds)
         result["clean"]["maxrss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         result["clean"]["maxrss_before_kb"] = rss_before
         result["clean"]["syntax_error_files"] = len(report.syntax_errors)
@@ -396,14 +296,14 @@ def child_ingest(root: Path, repo: str, cache_dir: Path, updates: int, seed: int
 
         began = time.perf_counter()
         rerun = Ingestor(store, root, repo=repo, cache_dir=cache_dir).run()
-        result["rerun"] = _run_summary(rerun, time.perf_counter() - began, watch.take())
+        result["rerun"] = _run_summary(rerun, time.perf_counter() - began)
 
         if updates:
             originals = {p: (root / p).read_bytes() for p in ingestor.state.parsed}
             result["updates"] = {}
             for edit in ("append", "literal"):
                 log(f"{repo}: {updates} one-file updates ({edit})")
-                result["updates"][edit] = _updates(store, ingestor, root, watch, updates, seed, edit, budget)
+                result["updates"][edit] = _updates(store, ingestor, root, updates, seed, edit, budget)
             touched = [p for p, data in originals.items() if (root / p).read_bytes() != data]
             for p in touched:
                 (root / p).write_bytes(originals[p])
@@ -411,11 +311,10 @@ def child_ingest(root: Path, repo: str, cache_dir: Path, updates: int, seed: int
                               ("rerun_after_updates", lambda: Ingestor(store, root, repo=repo, cache_dir=cache_dir))):
                 began = time.perf_counter()
                 try:
-                    result[key] = _run_summary(make().run(), time.perf_counter() - began, watch.take())
+                    result[key] = _run_summary(make().run(), time.perf_counter() - began)
                 except Exception as e:  # recorded, and the figures so far are still written
                     result[key] = {"error": f"{type(e).__name__}: {str(e).splitlines()[0][:300]}",
                                    "seconds": round(time.perf_counter() - began, 3), "written": 0, "reresolved": 0}
-                    watch.take()
                     log(f"{repo}: {key} FAILED: {result[key]['error']}")
             result["restore"]["files_restored"] = len(touched)
             after = graph_counts(store, repo)
@@ -544,9 +443,8 @@ def run_child(mode: str, out: Path, timeout: float, *args: str) -> dict[str, Any
 def jvm_memory() -> dict[str, Any] | None:
     """VmRSS and VmHWM (peak) of the local Neo4j JVM, None when the graph is not kg's local server."""
     from kg.server import local
-    from tests.conftest import test_server_settings
 
-    settings = test_server_settings()
+    settings = bench_settings()
     if settings.uri_configured:
         return None
     pid = local.status(settings).pid
@@ -565,11 +463,10 @@ def jvm_memory() -> dict[str, Any] | None:
 
 def ensure_server() -> None:
     from kg.server import local
-    from tests.conftest import test_server_settings
 
-    settings = test_server_settings()
-    if not settings.uri_configured and not local.status(settings).running:
-        log("starting the test Neo4j")
+    settings = bench_settings()
+    if not settings.uri_configured and not local.is_running(settings):
+        log(f"starting the local Neo4j in {settings.data_dir}")
         local.start(settings)
 
 
@@ -577,10 +474,9 @@ def forget(repo: str) -> float:
     from kg.ingest.writer import GraphWriter
 
     from kg.store import Store
-    from tests.conftest import test_server_settings
 
     began = time.perf_counter()
-    with Store.connect(test_server_settings()) as store:
+    with Store.connect(bench_settings()) as store:
         GraphWriter(store, repo).forget_repo()
     return time.perf_counter() - began
 
@@ -775,6 +671,8 @@ def render_queries(queries: dict[str, dict[str, Any]], total: float, indent: str
 
 
 def render_corpus(r: dict[str, Any], ing: dict[str, Any]) -> list[str]:
+    from kg.store import BATCH_SIZE
+
     out = []
     clean = ing["clean"]
     graph = ing["graph"]
@@ -793,12 +691,12 @@ def render_corpus(r: dict[str, Any], ing: dict[str, Any]) -> list[str]:
     out.append("  edges: " + ", ".join(f"{k} {v:,}" for k, v in graph["edges_by_type"].items()))
     out.append("  phases of the clean ingest (s): "
                + ", ".join(f"{k} {v:.2f}" for k, v in clean["phases"].items()))
-    out.append("  write queries of the clean ingest (each UNWIND batch of ≤1000 rows is its own transaction):")
+    out.append(f"  write queries of the clean ingest (each UNWIND batch of ≤{BATCH_SIZE:,} rows is its own "
+               "transaction):")
     out.extend(render_queries(clean["queries"], clean["seconds"]))
-    written = sum(q["seconds"] for k, q in clean["queries"].items()
-                  if not k.startswith("read ") and k != "ingest/repo_put")
-    out.append(f"    graph write phase {clean['phases'].get('graph write', 0):.2f} s, of which named writes "
-               f"{written:.2f} s (the rest: sessions, commits, row building)")
+    written = sum(q["seconds"] for q in clean["queries"].values())
+    out.append(f"    write phase {clean['phases'].get('write', 0):.2f} s, of which named writes "
+               f"{written:.2f} s (the rest: the Repo node, row building)")
     out.append(f"  no-change re-run (fresh Ingestor, like `kg ingest` again): {ing['rerun']['seconds']:.2f} s "
                f"(" + ", ".join(f"{k} {v:.2f}" for k, v in ing["rerun"]["phases"].items()) + ")")
     for edit, all_runs in (ing.get("updates") or {}).items():
@@ -943,11 +841,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown corpus {', '.join(unknown)}: choose from {', '.join(CORPORA)}")
     update_on = {c.strip() for c in args.update_corpus.split(",")}
 
-    from tests.conftest import test_server_settings
     from tests.sdists import sdist
 
     ensure_server()
-    settings = test_server_settings()
+    settings = bench_settings()
     results: dict[str, Any] = {"environment": {
         "when": time.strftime("%Y-%m-%d %H:%M"), "cpus": os.cpu_count(),
         "memory_gb": round(os.sysconf("SC_PHYS_PAGES") * PAGE / 2**30), "neo4j": settings.uri,

@@ -23,8 +23,12 @@ SymbolKind = Literal["class", "function", "method", "variable"]
 EdgeKind = Literal["CALLS", "IMPORTS", "INHERITS"]
 TargetKind = Literal["symbol", "module", "external", "builtin", "unresolved"]
 
-# How a CALLS/IMPORTS/INHERITS target was found, strongest first. `name_only` and `dynamic` are guesses.
-RESOLUTIONS = ("local", "import", "self", "inherited", "super", "constructor", "inferred", "name_only", "dynamic")
+# How a CALLS/IMPORTS/INHERITS target was found, strongest first. `implicit`: code the syntax runs without a call
+# expression (`for` → `__iter__`, a property read → its getter, `map(f, xs)` → f). `override`: `self.m()` also
+# runs a subclass's overriding `m` when the object is of that subclass. `argument`: a function handed to code kg
+# cannot follow, which may call it (the edge starts where it is handed over). `name_only` and `dynamic` are guesses.
+RESOLUTIONS = ("local", "import", "self", "inherited", "super", "constructor", "implicit", "inferred", "override",
+               "argument", "name_only", "dynamic")
 
 
 @dataclass(frozen=True, slots=True)

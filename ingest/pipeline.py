@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,9 +59,28 @@ class IngestReport:
     changed: list[str] = field(default_factory=list)  # files (re)written in this run, for the embedding phase
     parse_seconds: float = 0.0
     seconds: float = 0.0
+    # Seconds per step of this run, measured by the pipeline itself (see PHASES); what benchmarks read.
+    phases: dict[str, float] = field(default_factory=dict)
+    writes: dict[str, dict[str, float]] = field(default_factory=dict)  # named write → calls, rows, seconds
 
     def to_dict(self) -> dict:
         return {**self.__dict__, "skipped": [{"path": p, "reason": r} for p, r in self.skipped]}
+
+    @contextmanager
+    def phase(self, name: str) -> Iterator[None]:
+        """Add the time spent in the block to `phases[name]`."""
+        began = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.phases[name] = round(self.phases.get(name, 0.0) + time.perf_counter() - began, 4)
+
+
+# The steps of a run, in order, as they appear in IngestReport.phases (a step a run does not need is absent):
+# walk the tree; read what the graph holds (once per Ingestor); read and hash changed files; parse (cached parses
+# included); find the other files a change affects; resolve; the words of changed code files for retrieval; chunk
+# documents; write to the graph; save the cache.
+PHASES = ("walk", "graph hashes", "hash", "parse", "affected", "resolve", "words", "documents", "write", "cache save")
 
 
 class Ingestor:
@@ -105,10 +125,13 @@ class Ingestor:
     def _run(self, touched: Iterable[Path] | None) -> IngestReport:
         began = time.perf_counter()
         report = IngestReport(repo=self.repo, root=str(self.root))
-        files = self._walk(touched)
+        with report.phase("walk"):
+            files = self._walk(touched)
         report.skipped = list(self._skipped)
-        known = self._known_hashes()
-        hashes = self._hash(files, report)
+        with report.phase("graph hashes"):
+            known = self._known_hashes()
+        with report.phase("hash"):
+            hashes = self._hash(files, report)
         changed = sorted(p for p, h in hashes.items() if known.get(p) != h)
         deleted = sorted(set(known) - set(hashes))
         report.files = sum(1 for p in hashes if files[p].kind == "code")
@@ -119,37 +142,47 @@ class Ingestor:
             return report
 
         step = FileWrite(deleted=set(deleted))
-        parse_began = time.perf_counter()
-        previous = self._parse_tree(files, hashes, changed, report)
-        report.parse_seconds = round(time.perf_counter() - parse_began, 3)
+        with report.phase("parse"):
+            previous = self._parse_tree(files, hashes, changed, report)
+        report.parse_seconds = report.phases["parse"]
 
         code_changed = [p for p in changed if files[p].kind == "code"]
         dependents: set[str] = set()
         if known:  # not the first ingest: other files may be affected
-            dependents = self.state.affected_by({p: previous.get(p) for p in code_changed},
-                                                {p: previous.get(p) for p in deleted})
-            unknown = [p for p in [*code_changed, *deleted] if previous.get(p) is None]
-            if unknown:  # no earlier parse to compare with: ask the graph who points at these files
-                rows = self.store.read("ingest/files_pointing_at", repo=self.repo, paths=unknown)
-                dependents |= {r["path"] for r in rows if r["path"] in self.state.parsed}
-            dependents -= set(code_changed)
-        resolved = self.state.resolve([*code_changed, *sorted(dependents)])
+            with report.phase("affected"):
+                dependents = self.state.affected_by({p: previous.get(p) for p in code_changed},
+                                                    {p: previous.get(p) for p in deleted})
+                unknown = [p for p in [*code_changed, *deleted] if previous.get(p) is None]
+                if unknown:  # no earlier parse to compare with: ask the graph who points at these files
+                    rows = self.store.read("ingest/files_pointing_at", repo=self.repo, paths=unknown)
+                    dependents |= {r["path"] for r in rows if r["path"] in self.state.parsed}
+                dependents -= set(code_changed)
+                earlier = {p: previous.get(p) for p in [*code_changed, *deleted]}
+                dependents |= self._flow_readers(code_changed, dependents, deleted, earlier) - set(code_changed)
+        with report.phase("resolve"):
+            resolved = self.state.resolve([*code_changed, *sorted(dependents)])
         step.edges = resolved
+        step.reads = {p: self.state.reads[p] for p in resolved if p in self.state.reads}
         step.modules = {p: self.state.parsed[p].module for p in resolved}
         step.parsed = {p: self.state.parsed[p] for p in code_changed}
         step.bad_encoding = {p for p in code_changed if self.parses.get(hashes[p]).bad_encoding}
         step.span_hashes = {p: self.parses.get(hashes[p]).span_hashes for p in code_changed}
         step.hashes = {p: hashes[p] for p in changed}
-        step.words = {p: f"{path_words(p)} {code_words(decode(self._read(p))[0])}" for p in code_changed}
-        step.documents = [chunk_document(p, decode(self._read(p))[0]) for p in changed if files[p].kind == "document"]
+        with report.phase("words"):
+            step.words = {p: f"{path_words(p)} {code_words(decode(self._read(p))[0])}" for p in code_changed}
+        with report.phase("documents"):
+            step.documents = [chunk_document(p, decode(self._read(p))[0]) for p in changed
+                              if files[p].kind == "document"]
 
         require_free_space(self.store.settings, "ingest")
-        self.writer.put_repo(str(self.root), self.role)
         self.progress("write", 0, 1)
         try:
-            # One transaction when it fits comfortably in Neo4j's transaction memory, else UNWIND batches; either
-            # way the content hashes are written last, so a failure leaves the changed files to be redone.
-            self.writer.write(step, one_transaction=len(changed) + len(deleted) + len(dependents) <= SMALL_CHANGE)
+            with report.phase("write"):
+                self.writer.put_repo(str(self.root), self.role)
+                # One transaction when it fits comfortably in Neo4j's transaction memory, else UNWIND batches;
+                # either way the content hashes are written last, so a failure leaves the changed files to be redone.
+                self.writer.write(step, one_transaction=len(changed) + len(deleted) + len(dependents) <= SMALL_CHANGE,
+                                  timings=report.writes)
         except BaseException:
             self._forget_memory()  # the next run starts from what the graph holds, as a new process would
             raise
@@ -158,7 +191,9 @@ class Ingestor:
             known.pop(p, None)
         known.update(step.hashes)
         bulk = len(changed) >= SMALL_CHANGE
-        self.parses.flush(keep={h for p, (_, _, h) in self._stats.items() if p in self.state.parsed} if bulk else None)
+        with report.phase("cache save"):
+            self.parses.flush(keep={h for p, (_, _, h) in self._stats.items() if p in self.state.parsed}
+                              if bulk else None)
 
         edges = [e for es in resolved.values() for e in es]
         report.edges = dict(Counter(e.kind for e in edges))
@@ -170,6 +205,18 @@ class Ingestor:
         report.deleted = len(deleted)
         report.seconds = round(time.perf_counter() - began, 3)
         return report
+
+    def _flow_readers(self, changed: list[str], dependents: set[str], deleted: list[str],
+                      previous: dict[str, ParsedFile | None]) -> set[str]:
+        """Files to resolve again because what reaches parameters they read has changed (see ingest.project)."""
+        keys = self.state.changed_flows([*changed, *sorted(dependents)], previous, deleted)
+        if not keys:
+            return set()
+        readers, complete = self.state.flow_readers(keys)
+        if not complete:  # a new process: the graph knows what each file's edges read
+            rows = self.store.read("ingest/flow_readers", repo=self.repo, keys=sorted(keys))
+            readers |= {r["path"] for r in rows if r["path"] in self.state.parsed}
+        return readers
 
     def _known_hashes(self) -> dict[str, str | None]:
         """What the graph holds for this repo (path → hash), read once; later runs keep it up to date in memory."""

@@ -9,6 +9,12 @@ affects nobody but itself. When the change only adds or removes definitions (`La
 which names), the affected files are those that mention one of those names. Otherwise they are its transitive
 importers (through `Language.dependencies`) plus every file that mentions a name the change added or removed (a
 call by bare name or on an object of unknown type may now find, or lose, a candidate).
+
+Argument flows (languages with `summarize`, Python): what a file passes to parameters of functions, in it or in
+other files, is part of what those functions' code resolves to, so a file's edges can depend on files it does not
+import. Each file's flows are recomputed whenever the file is resolved again for the reasons above; the parameters
+whose flows differ are looked up in what every file's edges read (`resolve_with` reports it, the graph keeps it
+as `Module.flow_reads` for the next process), and those readers are resolved again too.
 """
 
 from __future__ import annotations
@@ -47,7 +53,10 @@ class RepoState:
     parsed: dict[str, ParsedFile] = field(default_factory=dict)  # path → parse, code files only
     mentions: dict[str, frozenset[str]] = field(default_factory=dict)  # path → names the file mentions
     edges: dict[str, list[Edge]] = field(default_factory=dict)  # path → resolved outgoing edges
+    flows: dict[str, frozenset] = field(default_factory=dict)  # path → argument flows (languages with `summarize`)
+    reads: dict[str, frozenset[str]] = field(default_factory=dict)  # path → argument flows its edges read
     _projects: dict[str, dict[str, ParsedFile]] = field(default_factory=dict)  # lang → module → parse
+    _flow_maps: dict[str, dict[str, frozenset]] = field(default_factory=dict)  # lang → module → flows
 
     def replace(self, changed: Mapping[str, tuple[ParsedFile, frozenset[str]]], deleted: Iterable[str]) -> None:
         """Swap in new parses and drop deleted files; module maps are rebuilt for the languages touched."""
@@ -56,6 +65,7 @@ class RepoState:
             old = self.parsed.pop(path, None)
             self.mentions.pop(path, None)
             self.edges.pop(path, None)
+            self.reads.pop(path, None)
             if old:
                 touched.add(old.lang)
         for path, (parsed, names) in changed.items():
@@ -77,9 +87,79 @@ class RepoState:
         resolved = {}
         for path in paths:
             parsed = self.parsed[path]
-            resolved[path] = by_name(parsed.lang).resolve(parsed, self.project(parsed.lang))
+            lang = by_name(parsed.lang)
+            if getattr(lang, "resolve_with", None) is not None:
+                resolved[path], self.reads[path] = lang.resolve_with(parsed, self.project(parsed.lang),
+                                                                     self.flow_map(parsed.lang))
+            else:
+                resolved[path] = lang.resolve(parsed, self.project(parsed.lang))
             self.edges[path] = resolved[path]
         return resolved
+
+    # ── argument flows ────────────────────────────────────────────────────────────────────────────────────────
+
+    def flow_map(self, lang_name: str) -> dict[str, frozenset]:
+        """Module → argument flows of every file of a language (those not known yet are computed: a first ingest,
+        or a new process). Replaced, never mutated, when a file's flows change."""
+        if lang_name not in self._flow_maps:
+            lang = by_name(lang_name)
+            project = self.project(lang_name)
+            flows = {}
+            for path, parsed in self.parsed.items():
+                if parsed.lang == lang_name:
+                    if path not in self.flows:
+                        self.flows[path] = lang.summarize(parsed, project)
+                    flows[parsed.module] = self.flows[path]
+            self._flow_maps[lang_name] = flows
+        return self._flow_maps[lang_name]
+
+    def changed_flows(self, paths: Iterable[str], previous: Mapping[str, ParsedFile | None],
+                      deleted: Iterable[str]) -> set[str]:
+        """Recompute the argument flows of `paths` (the files about to be resolved again) and forget those of
+        `deleted`; return the flows (parameter keys) that differ from before. `previous` holds the earlier parse of
+        changed and deleted files: a new process, which has no flows in memory, computes the earlier ones from it."""
+        keys: set[str] = set()
+        old_projects: dict[str, dict[str, ParsedFile]] = {}
+        touched: set[str] = set()
+        for path in [*paths, *deleted]:
+            parsed = self.parsed.get(path) or previous.get(path)
+            lang = by_name(parsed.lang) if parsed is not None else None
+            if lang is None or getattr(lang, "summarize", None) is None:
+                continue
+            touched.add(parsed.lang)
+            old = self.flows.pop(path, None)
+            if old is None:
+                before = previous.get(path, self.parsed.get(path)) if path in previous else self.parsed.get(path)
+                if before is not None:
+                    if parsed.lang not in old_projects:
+                        old_projects[parsed.lang] = self._earlier_project(parsed.lang, previous)
+                    old = lang.summarize(before, old_projects[parsed.lang])
+            new = lang.summarize(self.parsed[path], self.project(parsed.lang)) if path in self.parsed else None
+            if new is not None:
+                self.flows[path] = new
+            keys |= {row[0] for row in (old or frozenset()) ^ (new or frozenset())}
+        for lang_name in touched:
+            self._flow_maps.pop(lang_name, None)
+        return keys
+
+    def _earlier_project(self, lang_name: str, previous: Mapping[str, ParsedFile | None]) -> dict[str, ParsedFile]:
+        """The module map as it was before the change (`previous`: the earlier parse of each changed or deleted
+        file, None for a file that is new)."""
+        earlier = {p: parsed for p, parsed in self.parsed.items() if parsed.lang == lang_name}
+        for path, before in previous.items():
+            if before is None:
+                earlier.pop(path, None)
+            elif before.lang == lang_name:
+                earlier[path] = before
+        return {parsed.module: parsed for parsed in earlier.values()}
+
+    def flow_readers(self, keys: set[str]) -> tuple[set[str], bool]:
+        """Files whose edges read one of the argument flows `keys`, as far as this process knows, and whether it
+        knows for every file (a new process learns what the others read from the graph)."""
+        readers = {path for path, reads in self.reads.items() if not keys.isdisjoint(reads)}
+        complete = all(path in self.reads for path, parsed in self.parsed.items()
+                       if getattr(by_name(parsed.lang), "resolve_with", None) is not None)
+        return readers, complete
 
     def affected_by(self, old: Mapping[str, ParsedFile | None], deleted: Mapping[str, ParsedFile | None]) -> set[str]:
         """Files other than the changed ones whose edges may differ after the change (see the module docstring).

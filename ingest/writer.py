@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import posixpath
 import re
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from kg.ingest.cache import parser_fingerprint
 from kg.ingest.documents import Document
@@ -37,6 +39,7 @@ class FileWrite:
     bad_encoding: set[str] = field(default_factory=set)
     span_hashes: dict[str, dict[str, str]] = field(default_factory=dict)  # path → symbol qname → span hash
     edges: dict[str, list[Edge]] = field(default_factory=dict)  # path → outgoing edges (parsed files and dependents)
+    reads: dict[str, frozenset[str]] = field(default_factory=dict)  # path → argument flows its edges read
     modules: dict[str, str] = field(default_factory=dict)  # path → module name, for every path in `edges`
     documents: list[Document] = field(default_factory=list)
     deleted: set[str] = field(default_factory=set)
@@ -61,14 +64,15 @@ class GraphWriter:
         self.store.write("ingest/externals_prune")
         self.store.write("ingest/repo_node_delete", repo=self.repo)
 
-    def write(self, step: FileWrite, one_transaction: bool) -> None:
-        """Write one step: in one transaction (an incremental update) or in UNWIND batches (a bulk ingest)."""
+    def write(self, step: FileWrite, one_transaction: bool, timings: dict[str, dict[str, float]] | None = None) -> None:
+        """Write one step: in one transaction (an incremental update) or in UNWIND batches (a bulk ingest).
+        `timings`, when given, gets calls, rows and seconds per named write (a transaction's commit is in none)."""
         if one_transaction:
-            self.store.transaction(lambda tx: self._write(step, tx))
+            self.store.transaction(lambda tx: self._write(step, _Timed(tx, timings)))
         else:
-            self._write(step, self.store)
+            self._write(step, _Timed(self.store, timings))
 
-    def _write(self, step: FileWrite, sink: Store | Transaction) -> None:
+    def _write(self, step: FileWrite, sink: _Timed) -> None:
         repo = self.repo
         cleared = sorted(set(step.edges) | set(step.parsed) | step.deleted)
         sink.write("ingest/files_clear", [{"path": p} for p in cleared], repo=repo)
@@ -88,6 +92,9 @@ class GraphWriter:
         internal, external = self._edge_rows(step)
         sink.write("ingest/edges_internal_put", internal)
         sink.write("ingest/edges_external_put", external)
+        if step.reads:
+            sink.write("ingest/flow_reads_put", [{"key": self._key(p), "reads": sorted(r)}
+                                                 for p, r in sorted(step.reads.items())])
         sink.write("ingest/depends_on_put", [{"path": p} for p in sorted(step.edges)], repo=repo)
         if step.documents:
             sink.write("ingest/documents_put", [self._document_row(d) for d in step.documents], repo=repo)
@@ -151,3 +158,19 @@ def is_test(path: str, name: str, kind: str) -> bool:
     """A test function or method as kg's queries see one (tests_for.cypher uses the same rule): named test*, in a
     tests/ or test/ folder or a test_*.py, *_test.py or *_test.go file. Labelled :Test so Browser can colour it."""
     return kind in ("function", "method") and name.lower().startswith("test") and bool(_TEST_FILE.fullmatch(path))
+
+
+class _Timed:
+    """A Store or Transaction whose named writes are timed into `timings` (when given)."""
+
+    def __init__(self, sink: Store | Transaction, timings: dict[str, dict[str, float]] | None) -> None:
+        self.sink, self.timings = sink, timings
+
+    def write(self, name: str, rows: list[dict] | None = None, /, **params: Any) -> None:
+        began = time.perf_counter()
+        self.sink.write(name, rows, **params)
+        if self.timings is not None:
+            entry = self.timings.setdefault(name, {"calls": 0, "rows": 0, "seconds": 0.0})
+            entry["calls"] += 1
+            entry["rows"] += len(rows) if rows is not None else 0
+            entry["seconds"] = round(entry["seconds"] + time.perf_counter() - began, 4)

@@ -5,25 +5,33 @@ Expected failures (kg.errors) end in one line on stderr and exit code 1; anythin
 
 from __future__ import annotations
 
+import configparser
+import importlib
 import json
 import logging
 import os
 import sys
-from importlib.metadata import entry_points
+from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
-from rich.table import Table
 
 from kg import queries
 from kg import settings as settings_module
 from kg.errors import KgError
-from kg.graph import open_graph
-from kg.server import local
 from kg.settings import Settings
+
+if TYPE_CHECKING:
+    from kg.query_api import QueryApiReader
+    from kg.server import local
+    from kg.store import Store
+
+# A one-shot command pays for every import before it answers (`kg callers` is ~0.2 s, mostly start-up), so what
+# only some commands need (the neo4j driver, the server launcher, entry-point metadata, rich tables) is imported
+# where it is used.
 
 # Without a terminal (make, a pipe, a CI log) rich assumes 80 columns and folds every table; a log has room.
 PIPE_WIDTH = 160
@@ -38,15 +46,23 @@ class KgGroup(click.Group):
     used, so `kg` itself never imports them (imports flow agent → ingest → kg)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
+        from importlib.metadata import entry_points
+
         plugged = {ep.name for ep in entry_points(group="kg.commands") if _loadable(ep.value)}
         return sorted({*super().list_commands(ctx), *plugged})
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         command = super().get_command(ctx, name)
         if command is None:
-            found = entry_points(group="kg.commands", name=name)
-            if found and _loadable(next(iter(found)).value):
-                command = next(iter(found)).load()
+            target = _own_commands().get(name)
+            if target is None:  # another distribution's command
+                from importlib.metadata import entry_points
+
+                found = entry_points(group="kg.commands", name=name)
+                target = next(iter(found)).value if found else None
+            if target and _loadable(target):
+                module, _, attr = target.partition(":")
+                command = getattr(importlib.import_module(module), attr)
         return command
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -55,6 +71,25 @@ class KgGroup(click.Group):
         except (KgError, queries.QueryNotFound) as e:
             err.print(f"[bold red]error:[/] {e}", highlight=False, soft_wrap=True)
             sys.exit(1)
+
+
+@cache
+def _own_commands() -> dict[str, str]:
+    """kg's own `kg.commands` entry points (name → "module:attr"), read straight from its installed metadata:
+    importing importlib.metadata costs a one-shot command ~25 ms of CPU. Empty when kg's metadata is not found as a
+    `kg-*.dist-info` folder on sys.path, and then every name goes through importlib.metadata."""
+    for folder in sys.path:
+        try:
+            names = os.listdir(folder or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".dist-info") and name.split("-", 1)[0] == "kg":
+                parser = configparser.ConfigParser(delimiters=("=",), interpolation=None)
+                parser.optionxform = str  # type: ignore[assignment,method-assign]  # names are case-sensitive
+                parser.read(os.path.join(folder, name, "entry_points.txt"), encoding="utf-8")
+                return dict(parser["kg.commands"]) if parser.has_section("kg.commands") else {}
+    return {}
 
 
 def _loadable(target: str) -> bool:
@@ -79,8 +114,16 @@ class Context:
             self._settings = settings_module.load(self._overrides)
         return self._settings
 
-    def open_graph(self):
+    def open_graph(self) -> Store:
+        from kg.graph import open_graph
+
         return open_graph(self.settings, on_start=lambda msg: err.print(f"[dim]{msg}[/]"))
+
+    def open_reader(self) -> QueryApiReader | Store:
+        """The graph for a command that only runs named reads (see kg.graph.open_reader)."""
+        from kg.graph import open_reader
+
+        return open_reader(self.settings, on_start=lambda msg: err.print(f"[dim]{msg}[/]"))
 
 
 pass_context = click.make_pass_decorator(Context)
@@ -116,6 +159,9 @@ def server() -> None:
 @pass_context
 def server_start(ctx: Context, as_json: bool) -> None:
     """Start the local Neo4j (builds it on first use) and wait until its database is online."""
+
+    from kg.server import local
+
     status = local.start(ctx.settings, on_build=None if as_json else lambda msg: err.print(f"[dim]{msg}…[/]"))
     _print_started(ctx, status, as_json)
 
@@ -125,6 +171,9 @@ def server_start(ctx: Context, as_json: bool) -> None:
 @pass_context
 def server_restart(ctx: Context, as_json: bool) -> None:
     """Stop the local Neo4j if it runs, then start it (e.g. after freeing disk space)."""
+
+    from kg.server import local
+
     status = local.restart(ctx.settings, on_build=None if as_json else lambda msg: err.print(f"[dim]{msg}…[/]"))
     _print_started(ctx, status, as_json)
 
@@ -145,6 +194,8 @@ def _print_started(ctx: Context, status: local.ServerStatus, as_json: bool) -> N
 @pass_context
 def server_stop(ctx: Context, as_json: bool) -> None:
     """Stop the local Neo4j cleanly."""
+    from kg.server import local
+
     stopped = local.stop(ctx.settings)
     if as_json:
         return emit_json({"stopped": stopped, "data_dir": str(ctx.settings.data_dir)})
@@ -159,6 +210,9 @@ def server_status(ctx: Context, as_json: bool) -> None:
     """Which server runs (pid, ports, data folder, since when, versions) and how its database is, as Neo4j says.
 
     Exit code 0: running with its database online; 3: not running; 4: running, but the database is not online."""
+
+    from kg.server import local
+
     status = local.status(ctx.settings)
     code = 0 if status.online else 4 if status.running else 3
     if as_json:
@@ -192,6 +246,9 @@ def server_status(ctx: Context, as_json: bool) -> None:
 @pass_context
 def server_logs(ctx: Context, lines: int, as_json: bool) -> None:
     """Show the end of the local server's logs."""
+
+    from kg.server import local
+
     tails = local.logs(ctx.settings, lines)
     if as_json:
         return emit_json({"data_dir": str(ctx.settings.data_dir), "logs": tails})
@@ -219,11 +276,13 @@ def init(ctx: Context, as_json: bool) -> None:
 @pass_context
 def status(ctx: Context, as_json: bool) -> None:
     """What the graph holds: nodes by label and relationships by type."""
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         nodes = store.read("graph_node_counts")
         edges = store.read("graph_edge_counts")
     if as_json:
         return emit_json({"uri": ctx.settings.uri, "nodes": nodes, "relationships": edges})
+    from rich.table import Table
+
     table = Table(title=f"graph at {ctx.settings.uri}", show_edge=False)
     table.add_column("nodes")
     table.add_column("count", justify="right")
@@ -257,6 +316,8 @@ def config(ctx: Context, as_json: bool) -> None:
     }
     if as_json:
         return emit_json({k: {"value": v, "from": o} for k, (v, o) in rows.items()})
+    from rich.table import Table
+
     table = Table(show_edge=False)
     for column in ("setting", "value", "from"):
         table.add_column(column)
@@ -277,18 +338,19 @@ def export() -> None:
 @click.option("--repo", required=True, help="Repository name in the graph.")
 @click.option("--format", "fmt", type=click.Choice(["pycg", "json"]), default="pycg", show_default=True,
               help="pycg: PyCG's adjacency list; json: every call with line, resolution and confidence.")
-@click.option("--min-confidence", type=click.FloatRange(0, 1), default=0.0, show_default=True,
-              help="Leave out calls kg is less sure of than this.")
+@click.option("--min-confidence", type=click.FloatRange(0, 1), default=None,
+              help="Leave out calls kg is less sure of than this (default: 0.6 for pycg, leaving out guesses such as "
+                   "name_only candidates; 0 for json).")
 @click.option("--evidence", type=click.Choice(["static", "observed", "all"]), default="static", show_default=True,
               help="Calls found by static analysis, seen by `kg observe` (direct ones only in pycg), or both.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to a file, not stdout.")
 @pass_context
-def export_callgraph(ctx: Context, repo: str, fmt: str, min_confidence: float, evidence: str,
+def export_callgraph(ctx: Context, repo: str, fmt: str, min_confidence: float | None, evidence: str,
                      output: str | None) -> None:
     """The call graph as JSON: keys are dotted names relative to the ingested root."""
     from kg.export import callgraph
 
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         graph = callgraph(store, repo, fmt, min_confidence, evidence)  # type: ignore[arg-type]
     text = json.dumps(graph, indent=2)
     if output:

@@ -2,27 +2,46 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from kg.errors import InputError
-from kg.store import Store
+
+if TYPE_CHECKING:
+    from kg.store import Store  # the driver is imported only where a Store is made (kg.graph)
 
 CallgraphFormat = Literal["pycg", "json"]
 
+# The pycg format leaves out what other call-graph tools do not call an edge: guesses (`name_only` candidates of an
+# unknown receiver ≤ 0.5, functions handed to code kg cannot follow, `argument` 0.5, `dynamic` 0.2). Measured on
+# flask, requests and click (bench/callgraph/README.md), keeping them costs more precision than it adds recall.
+PYCG_MIN_CONFIDENCE = 0.6
+# Callees that are no function: a class whose constructor is not in the project (calling it runs none of the
+# project's code), a module (`importlib.import_module`), a name kg could not resolve.
+_NOT_FUNCTIONS = frozenset({"class", "module", "variable", "unresolved"})
 
-def callgraph(store: Store, repo: str, fmt: CallgraphFormat = "pycg", min_confidence: float = 0.0,
+
+
+def default_min_confidence(fmt: CallgraphFormat) -> float:
+    return PYCG_MIN_CONFIDENCE if fmt == "pycg" else 0.0
+
+
+def callgraph(store: Store, repo: str, fmt: CallgraphFormat = "pycg", min_confidence: float | None = None,
               evidence: str = "static") -> dict[str, Any]:
     """The call graph of `repo`, from static analysis (`evidence` static, the default), from the calls `kg observe`
     saw (observed) or both (all).
 
     pycg: `{"pkg.mod.Class.method": ["pkg.mod.helper", "<builtin>.len"], ...}` — the adjacency list PyCG and its
-    successors print, every module, class, function and method a key even without callees, callees sorted and
-    unique; an observed call made through library frames (a test → werkzeug → `Flask.__call__`) is no direct call
-    and stays out of it. json: the same keys, each call with its line, resolution and confidence (observed calls:
-    `via` and `count`).
+    successors print: every module, class, function, method and lambda (`pkg.mod.f.<lambda1>`) a key even without
+    callees, callees sorted and unique, only functions, methods, lambdas, builtins (`<builtin>.len`,
+    `<builtin>.str.join`) and code outside the project (`os.path.join`); by default at confidence ≥
+    PYCG_MIN_CONFIDENCE. An observed call made through library frames (a test → werkzeug → `Flask.__call__`) is no
+    direct call and stays out of it. json: the same keys, each call with its line, resolution and confidence (all of
+    them by default; observed calls: `via` and `count`).
     """
     if evidence not in ("static", "observed", "all"):
         raise InputError(f"evidence must be static, observed or all, not {evidence!r}")
+    if min_confidence is None:
+        min_confidence = default_min_confidence(fmt)
     rows = store.read("export/callgraph", repo=repo, min_confidence=min_confidence, evidence=evidence)
     if not rows:
         raise InputError(f"no repository named {repo!r} in the graph: ingest it first (`kg ingest PATH --repo {repo}`)")
@@ -30,9 +49,11 @@ def callgraph(store: Store, repo: str, fmt: CallgraphFormat = "pycg", min_confid
     for row in sorted(rows, key=lambda r: r["caller"]):
         calls = [{k: v for k, v in c.items() if v is not None} for c in row["calls"] if c["callee"] is not None]
         if fmt == "pycg":
-            direct = {c["callee"] for c in calls if c.get("via") != "library"}
+            direct = {c["callee"] for c in calls
+                      if c.get("via") != "library" and c.get("callee_kind") not in _NOT_FUNCTIONS}
             graph[row["caller"]] = sorted(direct | set(graph.get(row["caller"], [])))
         else:
-            graph[row["caller"]] = {"kind": row["kind"],
-                                    "calls": sorted(calls, key=lambda c: (c.get("line") or 0, c["callee"]))}
+            graph[row["caller"]] = {"kind": row["kind"], "calls": sorted(
+                ({k: v for k, v in c.items() if k != "callee_kind"} for c in calls),
+                key=lambda c: (c.get("line") or 0, c["callee"]))}
     return graph

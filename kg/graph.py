@@ -1,17 +1,45 @@
-"""Open the graph the settings point at, starting kg's local server first when it is the graph and is not running."""
+"""Open the graph the settings point at, starting kg's local server first when it is the graph and is not running.
+
+`open_graph` gives the driver-backed Store (writes, transactions, typed Cypher, long-lived processes such as the MCP
+server and the agent). `open_reader` gives what a one-shot command that only reads needs: for kg's local server the
+HTTP Query API reader (kg.query_api), which answers without importing the driver; else the same Store.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from kg.server import local
 from kg.settings import Settings
-from kg.store import Store
+
+if TYPE_CHECKING:
+    from kg.query_api import QueryApiReader
+    from kg.store import Store
 
 
 def open_graph(settings: Settings, on_start: Callable[[str], None] | None = None) -> Store:
-    if not settings.uri_configured and not local.is_running(settings):
+    from kg.store import Store
+
+    if not settings.uri_configured:
+        _ensure_local(settings, on_start)
+    return Store.connect(settings)
+
+
+def open_reader(settings: Settings, on_start: Callable[[str], None] | None = None) -> QueryApiReader | Store:
+    """Named reads (`read`, `read_text`) of the graph, the cheapest way there is to it."""
+    if settings.uri_configured:
+        return open_graph(settings, on_start)
+    from kg.query_api import QueryApiReader
+
+    # No status check up front: the first request finds out, and a refused connection starts the server.
+    return QueryApiReader(settings, on_refused=lambda: _ensure_local(settings, on_start),
+                          fallback=lambda: open_graph(settings, on_start))
+
+
+def _ensure_local(settings: Settings, on_start: Callable[[str], None] | None) -> None:
+    from kg.server import local
+
+    if not local.is_running(settings):
         if on_start:
             on_start(f"starting the local Neo4j in {settings.data_dir}")
         local.start(settings, on_build=on_start)
-    return Store.connect(settings)

@@ -15,12 +15,9 @@ start into `<data_dir>/password` (mode 0600, the folder 0700) unless NEO4J_PASSW
 from __future__ import annotations
 
 import os
-import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from kg.errors import ConfigError
 from kg.server import state
@@ -148,6 +145,8 @@ def local_password(data_dir: Path) -> str:
     if path.exists():
         return path.read_text(encoding="utf-8").strip()
     state.make_private_dir(data_dir)
+    import secrets  # only when a data folder gets its first password
+
     password = secrets.token_urlsafe(18)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -158,6 +157,8 @@ def local_password(data_dir: Path) -> str:
 def _read_project_file(path: Path) -> dict[str, dict[str, Any]]:
     if not path.exists():
         return {}
+    import yaml  # only when there is a project file: every kg command reads the settings, few have one
+
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as e:

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 _NAME = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)*$")
+# The files sit beside this module (kg installs as folders, never zipped); importlib.resources would cost every
+# command ~10 ms of imports (inspect, zipfile, pickle) to find the same folder.
+_ROOT = Path(__file__).resolve().parent
 
 
 class QueryNotFound(LookupError):
@@ -27,7 +29,7 @@ def load(name: str) -> str:
     """The Cypher text of `queries/<name>.cypher` without its `:param` lines."""
     if not _NAME.match(name):
         raise QueryNotFound(name)
-    ref = resources.files(__name__).joinpath(f"{name}.cypher")
+    ref = _ROOT / f"{name}.cypher"
     if not ref.is_file():
         raise QueryNotFound(name)
     lines = ref.read_text(encoding="utf-8").splitlines()
@@ -42,8 +44,7 @@ def statements(name: str) -> list[str]:
 
 def names() -> list[str]:
     """Every named query, e.g. `callers`, `schema`."""
-    root = Path(str(resources.files(__name__)))
-    return sorted(p.relative_to(root).with_suffix("").as_posix() for p in root.rglob("*.cypher"))
+    return sorted(p.relative_to(_ROOT).with_suffix("").as_posix() for p in _ROOT.rglob("*.cypher"))
 
 
 def _strip_comments(text: str) -> str:

@@ -5,8 +5,9 @@
 //   (:Repo {name, root, role: target|reference, model})-[:CONTAINS]->(:Module|:Document)
 //             model: the version of what ingest derives (kg.ingest.writer.MODEL); older → rewritten once
 //   (:Module {key "<repo>:<path>", repo, path, qname, qkey "<repo>:<qname>", package (folder), lang, loc, hash,
-//             syntax_errors, bad_encoding, words, summary*, embedding*, embed_key*})
-//             summary*: the agent; embedding*: kg.retrieve
+//             syntax_errors, bad_encoding, words, flow_reads, summary*, embedding*, embed_key*})
+//             summary*: the agent; embedding*: kg.retrieve; flow_reads: the argument flows (`pkg.mod.func#param`)
+//             the module's edges were resolved with (ingest/project.py)
 //   (:Symbol:Class|:Function|:Method|:Variable {key "<repo>:<qname>", repo, path, qname, name, kind,
 //             start_line, end_line, signature, doc, hash, words, embedding*, embed_key*})  a test is also :Test;
 //             embedding* from the embedding phase (kg.retrieve.vectors)

@@ -2,7 +2,8 @@
 // to one of them or to what they define (a class's methods, a module's symbols), and every test under a scope
 // that ran one (imports and collection count for every test; a wider-scoped fixture for the tests using it).
 // `stale`: every COVERS behind the answer was recorded when the target's file had other content than the graph
-// holds now. A memoized function also counts as run by the tests that ran its callers (a cache hit runs no code).
+// holds now. A memoized function also counts as run by the tests that ran its callers (a cache hit runs no code), and
+// any function as run by the tests that ran test code (tests, fixtures, conftest helpers) calling it.
 // `test` is the pytest node id (with parameters), `function` the same without them.
 :params {repo: 'tinyshop', qnames: ['shop.pricing.bulk_discount']};
 UNWIND $qnames AS qname
@@ -16,7 +17,7 @@ CALL (qname) {
 MATCH (root)-[:DEFINES]->{0,4}(target)
 WITH DISTINCT target
 CALL (target) {
-  RETURN target AS seed, '' AS memo
+  RETURN target AS seed, '' AS why
   UNION
   // A memoized function (@lru_cache, @cache, @cached_property) runs only on a cache miss, so a test may call it
   // without running it: the tests that ran one of its callers count too.
@@ -26,24 +27,33 @@ CALL (target) {
                    AND e.name =~ '(.*\\.)?(lru_cache|cache|cached_property)' }
   MATCH (target)<-[:CALLS]-(seed)
   WHERE seed <> target AND NOT seed:External
-  RETURN seed, ' (a caller of memoized ' + target.name + ')' AS memo
+  RETURN seed, ' (a caller of memoized ' + target.name + ')' AS why
+  UNION
+  // Test code (a test, a fixture, a conftest helper) that calls the function but did not run it in a test may still
+  // run it when an earlier test breaks: a fixture's teardown that pops what a test left behind runs the pop only
+  // after a test that failed to pop. So a test that ran test code with a sure static call to the function counts.
+  WITH target
+  MATCH (target)<-[c:CALLS WHERE c.resolution <> 'observed' AND c.confidence >= 1.0]-(seed)
+  WHERE seed <> target AND (seed:Function OR seed:Method)
+    AND seed.path =~ '(.*/)?(tests?/.*|test_[^/]*\\.py|[^/]*_test\\.py|conftest\\.py)'
+  RETURN seed, ' (test code calling ' + target.name + ')' AS why
 }
-WITH seed, min(memo) AS memo
+WITH seed, min(why) AS why
 MATCH (seed)<-[c:COVERS]-(holder)
 OPTIONAL MATCH (module:Module {repo: $repo, path: seed.path})
-WITH seed, memo, holder, c, module IS NULL OR module.hash <> c.hash AS stale
-CALL (holder, seed, memo) {
-  WITH holder, seed, memo WHERE holder:ObservedTest
-  RETURN holder AS test, 'ran ' + coalesce(seed.qname, seed.path) + memo AS how
+WITH seed, why, holder, c, module IS NULL OR module.hash <> c.hash AS stale
+CALL (holder, seed, why) {
+  WITH holder, seed, why WHERE holder:ObservedTest
+  RETURN holder AS test, 'ran ' + coalesce(seed.qname, seed.path) + why AS how
   UNION
-  WITH holder, seed, memo WHERE holder:TestScope
+  WITH holder, seed, why WHERE holder:TestScope
   MATCH (test:ObservedTest {repo: $repo})
   WHERE (holder.prefix = '' OR test.nodeid = holder.prefix OR test.nodeid STARTS WITH holder.prefix + '::'
          OR test.nodeid STARTS WITH holder.prefix + '/')
     AND (holder.fixture IS NULL OR holder.fixture IN test.fixtures)
   RETURN test, CASE WHEN holder.fixture IS NULL
-                    THEN 'ran ' + coalesce(seed.qname, seed.path) + memo + ' at import or collection'
-                    ELSE 'ran ' + coalesce(seed.qname, seed.path) + memo + ' in fixture ' + holder.fixture END AS how
+                    THEN 'ran ' + coalesce(seed.qname, seed.path) + why + ' at import or collection'
+                    ELSE 'ran ' + coalesce(seed.qname, seed.path) + why + ' in fixture ' + holder.fixture END AS how
 }
 WITH test, sum(c.count) AS calls, min(how) AS how, all(s IN collect(stale) WHERE s) AS stale
 RETURN test.nodeid AS test, test.function AS function, test.outcome AS outcome, calls, stale, how

@@ -3,11 +3,13 @@
 A case is a folder `tests/fixtures/<lang>/<case>/` with source files and an `expected.txt`, one expectation per line
 (blank lines and `#` comments ignored):
 
-    [!][KIND ]source -> target [resolution] [confidence] [[target_kind]]   KIND: CALLS (default), IMPORTS, INHERITS
+    [!][KIND ]source -> target [resolution] [confidence] [[target_kind]] [@line]   KIND: CALLS (default), IMPORTS,
+                                                                                   INHERITS
     [!]symbol qname [kind [start_line]]
 
-`confidence` is a number (checked to 1e-6) or a bound such as `<1` or `<=0.5`. A leading `!` means no such
-edge/symbol may exist. Resolution, confidence and target kind are checked only when given. A source file named
+`confidence` is a number (checked to 1e-6) or a bound such as `<1` or `<=0.5`; `@12` asks for the edge of line 12.
+A leading `!` means no such edge/symbol may exist. Resolution, confidence and target kind are checked only when
+given. A source file named
 `x.py.txt` is parsed as `x.py` (code that must not compile stays out of the linters' way).
 """
 
@@ -55,10 +57,12 @@ def _edge_matches(edge: Edge, kind: str, source: str, target: str, rest: list[st
     if (edge.kind, edge.source, edge.target) != (kind, source, target):
         return False
     for token in rest:
-        if token in RESOLUTIONS:
+        if token in RESOLUTIONS or token.isidentifier():
             ok = edge.resolution == token
         elif token.startswith("["):
             ok = edge.target_kind == token.strip("[]")
+        elif token.startswith("@"):
+            ok = edge.line == int(token[1:])
         else:
             ok = _confidence_ok(token, edge.confidence)
         if not ok:

@@ -9,14 +9,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kg.errors import InputError, shorten
 from kg.navigate import names
 from kg.navigate.catalog import describe
 from kg.navigate.evidence import EVIDENCE, combine
 from kg.navigate.targets import Target, pick_repo, resolve, resolve_all
-from kg.store import Store
+
+if TYPE_CHECKING:
+    from kg.store import Store  # the driver is imported only where a Store is made (kg.graph)
 
 MAX_DEPTH = 10  # the bound written into the queries' patterns
 FETCH_CAP = 5000  # rows fetched to count what a limit cuts; more than this is reported as "at least"

@@ -10,14 +10,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kg.errors import InputError, shorten
 from kg.git import commit, git
 from kg.navigate.answers import Answer, impact_of, tests_for_targets
 from kg.navigate.evidence import pytest_ids
 from kg.navigate.targets import Target
-from kg.store import Store
+
+if TYPE_CHECKING:
+    from kg.store import Store  # the driver is imported only where a Store is made (kg.graph)
 
 _HUNK = re.compile(r"^@@ -(?P<old_start>\d+)(?:,(?P<old_count>\d+))? \+(?P<start>\d+)(?:,(?P<count>\d+))? @@")
 _ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
@@ -162,6 +164,15 @@ def changes(store: Store, path: Path | None = None, repo: str | None = None, sin
     row; `evidence`: which tests count (see kg.navigate.evidence)."""
     name, root = repo_for(store, path, repo)
     files = parse_diff(diff if diff is not None else git_diff(root, since, staged))
+    changed, deleted = changed_symbols(store, name, files)
+    targets = [Target(name, r["qname"], r["kind"], r["path"], r["start_line"]) for r in changed]
+    return ChangeReport(name, root, changed, deleted, impact_of(store, targets, depth, 0.0, limit),
+                        tests_for_targets(store, targets, test_depth, limit, evidence))
+
+
+def changed_symbols(store: Store, name: str, files: list[FileChange]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The symbols (and modules of deleted files) a parsed diff touches in repository `name`, and the deleted
+    paths."""
     rows = [{"path": f.path, "line": n} for f in files if not f.deleted for n in sorted(f.lines)]
     held = store.read("symbols_at_lines", repo=name, rows=rows) if rows else []
     touched: dict[str, dict[str, Any]] = {}
@@ -178,9 +189,7 @@ def changes(store: Store, path: Path | None = None, repo: str | None = None, sin
     changed = sorted(touched.values(), key=lambda r: (r["path"], r["start_line"]))
     for entry in changed:
         entry["lines"] = _ranges(entry["lines"])
-    targets = [Target(name, r["qname"], r["kind"], r["path"], r["start_line"]) for r in changed]
-    return ChangeReport(name, root, changed, deleted, impact_of(store, targets, depth, 0.0, limit),
-                        tests_for_targets(store, targets, test_depth, limit, evidence))
+    return changed, deleted
 
 
 def _ranges(lines: list[int]) -> str:

@@ -69,7 +69,7 @@ def show(answer: answers.Answer, as_json: bool) -> None:
 def callers(ctx: Context, symbol: str, depth: int, min_confidence: float, evidence: str, repo: str | None,
             limit: int | None, as_json: bool) -> None:
     """Who calls SYMBOL (dotted name, unique suffix such as Cart.checkout, or path:line)."""
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         show(answers.callers(store, symbol, repo, depth, min_confidence, cut(limit, 50, as_json), evidence), as_json)
 
 
@@ -85,7 +85,7 @@ def callers(ctx: Context, symbol: str, depth: int, min_confidence: float, eviden
 def callees(ctx: Context, symbol: str, depth: int, min_confidence: float, evidence: str, repo: str | None,
             limit: int | None, as_json: bool) -> None:
     """What SYMBOL calls, directly or (with --depth) transitively."""
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         show(answers.callees(store, symbol, repo, depth, min_confidence, cut(limit, 50, as_json), evidence), as_json)
 
 
@@ -101,7 +101,7 @@ def callees(ctx: Context, symbol: str, depth: int, min_confidence: float, eviden
 def impact(ctx: Context, symbols: tuple[str, ...], depth: int, min_confidence: float, evidence: str,
            repo: str | None, limit: int | None, as_json: bool) -> None:
     """What may break if SYMBOLS (symbols, modules or files) change: callers, importers, subclasses by depth."""
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         show(answers.impact(store, list(symbols), repo, depth, min_confidence, cut(limit, 50, as_json), evidence),
              as_json)
 
@@ -118,7 +118,7 @@ def impact(ctx: Context, symbols: tuple[str, ...], depth: int, min_confidence: f
 def path(ctx: Context, source: str, target: str, depth: int, evidence: str, repo: str | None, limit: int | None,
          as_json: bool) -> None:
     """The shortest call paths from SOURCE to TARGET."""
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         show(answers.call_path(store, source, target, repo, depth, cut(limit, 3, as_json), evidence), as_json)
 
 
@@ -135,7 +135,7 @@ def tests_for(ctx: Context, symbols: tuple[str, ...], depth: int, evidence: str,
               as_pytest: bool, as_json: bool) -> None:
     """The tests that exercise SYMBOLS: reached by static analysis (calls, fixtures, test-module code), seen running
     them by `kg observe`, or both; each row says which."""
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         answer = answers.tests_for(store, list(symbols), repo, depth, cut(limit, 50, as_json or as_pytest), evidence)
     if as_pytest:
         ids = pytest_ids(answer.rows)
@@ -153,7 +153,7 @@ def tests_for(ctx: Context, symbols: tuple[str, ...], depth: int, evidence: str,
 @pass_context
 def cycles(ctx: Context, repo: str | None, max_length: int, limit: int | None, as_json: bool) -> None:
     """Import cycles between modules."""
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         show(answers.cycles(store, repo, max_length, cut(limit, 50, as_json)), as_json)
 
 
@@ -169,7 +169,7 @@ def dead_code(ctx: Context, repo: str | None, include_maybe: bool, include_publi
               as_json: bool) -> None:
     """Functions, methods and classes nothing uses, each with why and how sure (entry points, properties, public
     API and dynamic uses taken into account)."""
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         show(answers.dead_code(store, repo, include_maybe, include_public, cut(limit, 50, as_json)), as_json)
 
 
@@ -180,7 +180,7 @@ def dead_code(ctx: Context, repo: str | None, include_maybe: bool, include_publi
 @pass_context
 def hotspots(ctx: Context, repo: str | None, limit: int | None, as_json: bool) -> None:
     """Symbols with the highest fan-in + fan-out."""
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         show(answers.hotspots(store, repo, cut(limit, 25, as_json)), as_json)
 
 
@@ -192,7 +192,7 @@ def hotspots(ctx: Context, repo: str | None, limit: int | None, as_json: bool) -
 @pass_context
 def find(ctx: Context, text: str, repo: str | None, limit: int | None, as_json: bool) -> None:
     """Where TEXT is defined: exact dotted names first, then fuzzy full-text matches."""
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         show(answers.find(store, text, repo, cut(limit, 20, as_json)), as_json)
 
 
@@ -233,7 +233,7 @@ def query(ctx: Context, name: str | None, params: tuple[str, ...], list_queries:
         out.print(t)
         return None
     values = dict(parse_param(p) for p in params)
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         show(answers.run_query(store, name, values, cut(limit, 50, as_json)), as_json)
 
 
@@ -255,7 +255,7 @@ def changes(ctx: Context, path: Path | None, since: str | None, staged: bool, re
     """The symbols a git diff touches, what they impact and the tests to run (static and observed evidence)."""
     if since and staged:
         raise InputError("--since and --staged do not go together: pick one")
-    with ctx.open_graph() as store:
+    with ctx.open_reader() as store:
         report = diff_changes(store, path, repo, since, staged, depth, test_depth,
                               cut(limit, 200, as_json or as_pytest), evidence=evidence)
     if as_json:

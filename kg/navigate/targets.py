@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from kg.errors import InputError, shorten
 from kg.navigate import names
-from kg.store import Store
+
+if TYPE_CHECKING:
+    from kg.store import Store  # the driver is imported only where a Store is made (kg.graph)
 
 _PATH_LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+)$")
 _MAX_CANDIDATES = 20

@@ -1,7 +1,8 @@
 // The call graph of one repository as an adjacency list: every module, class, function and method (dotted name
 // relative to the ingested root) with its callees. Module-level code belongs to the module's own node.
-// Callees outside the repository appear as they are stored: `requests.get`, `<builtin>.len`. $evidence: 'static'
-// (ingest's edges), 'observed' (`kg observe`: `via` says 'direct' or 'library') or 'all'.
+// Callees outside the repository appear as they are stored: `requests.get`, `<builtin>.len`; `callee_kind` says
+// what each callee is (function, method, class, module, variable, external, builtin, unresolved). $evidence:
+// 'static' (ingest's edges), 'observed' (`kg observe`: `via` says 'direct' or 'library') or 'all'.
 :param repo => 'flask';
 :param min_confidence => 0.0;
 :param evidence => 'static';
@@ -10,8 +11,8 @@ OPTIONAL MATCH (n)-[c:CALLS]->(t)
 WHERE c.confidence >= $min_confidence
   AND ($evidence = 'all' OR (c.resolution = 'observed') = ($evidence = 'observed'))
 RETURN n.qname AS caller, 'module' AS kind,
-       collect({callee: coalesce(t.qname, t.name), line: c.line, resolution: c.resolution,
-                confidence: c.confidence, via: c.via, count: c.count}) AS calls
+       collect({callee: coalesce(t.qname, t.name), callee_kind: coalesce(t.kind, CASE WHEN t:Module THEN 'module' END),
+                line: c.line, resolution: c.resolution, confidence: c.confidence, via: c.via, count: c.count}) AS calls
 UNION ALL
 MATCH (n:Symbol {repo: $repo})
 WHERE n.kind <> 'variable'
@@ -19,5 +20,5 @@ OPTIONAL MATCH (n)-[c:CALLS]->(t)
 WHERE c.confidence >= $min_confidence
   AND ($evidence = 'all' OR (c.resolution = 'observed') = ($evidence = 'observed'))
 RETURN n.qname AS caller, n.kind AS kind,
-       collect({callee: coalesce(t.qname, t.name), line: c.line, resolution: c.resolution,
-                confidence: c.confidence, via: c.via, count: c.count}) AS calls;
+       collect({callee: coalesce(t.qname, t.name), callee_kind: coalesce(t.kind, CASE WHEN t:Module THEN 'module' END),
+                line: c.line, resolution: c.resolution, confidence: c.confidence, via: c.via, count: c.count}) AS calls;

@@ -15,6 +15,7 @@ from kg.export import callgraph
 from kg.store import Store
 
 TINYSHOP = Path(__file__).resolve().parents[2] / "examples" / "tinyshop"
+AMBIGUOUS = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "python" / "ambiguous"
 
 
 def test_pycg_format_lists_every_function_and_its_callees(store: Store) -> None:
@@ -25,20 +26,40 @@ def test_pycg_format_lists_every_function_and_its_callees(store: Store) -> None:
     assert functions <= set(graph) and "shop.models" in graph
     assert graph["shop.storage.OrderStore.load"] == []  # defined, calls nothing: still a key
     assert graph["shop.models"] == ["dataclasses.dataclass"]  # module-level code belongs to the module
-    assert {"shop.pricing.apply_discounts", "shop.models.Order", "<builtin>.list"} <= set(
+    assert {"shop.pricing.apply_discounts", "<builtin>.list", "<builtin>.list.append"} <= set(
         graph["shop.cart.Cart.checkout"])
+    assert "shop.models.Order" not in graph["shop.cart.Cart.checkout"]  # a dataclass: no constructor of ours runs
     assert all(callees == sorted(set(callees)) for callees in graph.values())
 
 
 def test_json_format_keeps_provenance_and_confidence_filter(store: Store) -> None:
-    Ingestor(store, TINYSHOP, repo="shop").run()
-    graph = callgraph(store, "shop", "json")
-    subtotal = graph["shop.models.Order.subtotal_cents"]["calls"]
-    assert {(c["callee"], c["resolution"]) for c in subtotal} >= {("shop.models.LineItem.total_cents", "name_only")}
-    sure = callgraph(store, "shop", "pycg", min_confidence=0.9)
-    assert "shop.models.LineItem.total_cents" not in sure["shop.models.Order.subtotal_cents"]
+    Ingestor(store, AMBIGUOUS, repo="amb").run()
+    graph = callgraph(store, "amb", "json")
+    persist = graph["main.persist"]["calls"]
+    assert {(c["callee"], c["resolution"]) for c in persist} >= {("models.User.save", "name_only")}
+    assert callgraph(store, "amb", "pycg", min_confidence=0.0)["main.persist"] == [
+        "models.Invoice.save", "models.Order.save", "models.User.save"]
+    # the pycg format leaves guesses out by default; the json format keeps everything unless asked
+    assert callgraph(store, "amb", "pycg")["main.persist"] == []
+    assert callgraph(store, "amb", "pycg")["main.typed"] == ["models.User.save"]
+    assert len(callgraph(store, "amb", "json", min_confidence=0.9)["main.persist"]["calls"]) == 0
     with pytest.raises(InputError, match="no repository named 'nope'"):
         callgraph(store, "nope")
+
+
+def test_pycg_format_follows_pycg_naming(store: Store, tmp_path: Path) -> None:
+    """Lambdas are `<lambdaN>` of their scope, builtin methods `<builtin>.type.method`, a class without a constructor
+    of the project is no callee, the constructor that runs is."""
+    (tmp_path / "main.py").write_text(
+        "class Plain:\n    pass\n\n\nclass Base:\n    def __init__(self):\n        pass\n\n\n"
+        "class Child(Base):\n    pass\n\n\ndef run(words):\n    key = lambda w: len(w)\n"
+        "    Plain()\n    Child()\n    return ', '.join(sorted(words, key=key))\n")
+    Ingestor(store, tmp_path, repo="naming").run()
+    graph = callgraph(store, "naming", "pycg")
+    assert graph["main.run"] == ["<builtin>.sorted", "<builtin>.str.join", "main.Base.__init__",
+                                 "main.run.<lambda1>"]
+    assert graph["main.run.<lambda1>"] == ["<builtin>.len"]
+    assert "main.Plain" in {c["callee"] for c in callgraph(store, "naming", "json")["main.run"]["calls"]}
 
 
 def test_cli_writes_the_file(store: Store, graph_settings, tmp_path: Path) -> None:

@@ -56,7 +56,8 @@ def test_mcp_session_lists_and_calls_tools(store: Store, graph_settings: Setting
     assert callers.startswith("callers of shop.cart.Cart.checkout (depth ≤ 1): 2 callers")
     assert "tests.test_cart.test_bulk_discount" in callers
     impact = text_of(results["impact"])
-    assert "showing 2 of 4 dependents" in impact and len(impact.splitlines()) == 4  # header, columns, 2 rows
+    # shop.cart, apply_discounts (which calls it), Cart.checkout and two tests
+    assert "showing 2 of 5 dependents" in impact and len(impact.splitlines()) == 4  # header, columns, 2 rows
     assert "tests/test_cart.py::test_bulk_discount" in text_of(results["tests_for"])
     assert "shop.models.Order.total_cents" in text_of(results["path"])
     summary = text_of(results["module_summary"])

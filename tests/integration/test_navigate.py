@@ -105,11 +105,13 @@ def test_callers_and_callees(graph: Store) -> None:
 
     callees = answers.callees(graph, "Cart.checkout", "shop")
     found = {r["callee"]: r for r in callees.rows}
-    assert found["shop.pricing.bulk_discount"]["confidence"] == 0.5  # passed as a function reference
+    assert "shop.pricing.bulk_discount" not in found  # passed to apply_discounts, which is what calls it
     assert found["shop.storage.OrderStore.save"]["resolution"] == "inferred"
     assert found["<builtin>.list"]["kind"] == "builtin"
-    deeper = answers.callees(graph, "Cart.checkout", "shop", depth=2)
-    assert {"<builtin>.sum", "<builtin>.len"} <= set(column(deeper, "callee"))
+    deeper = {r["callee"]: r for r in answers.callees(graph, "Cart.checkout", "shop", depth=2).rows}
+    assert {"<builtin>.sum", "<builtin>.len"} <= set(deeper)
+    assert deeper["shop.pricing.bulk_discount"]["depth"] == 2
+    assert deeper["shop.pricing.bulk_discount"]["resolution"] == "inferred"  # the parameter carries it
 
 
 def test_limit_cuts_and_says_what_it_cut(graph: Store) -> None:
@@ -122,9 +124,11 @@ def test_impact_groups_by_depth_with_the_weakest_confidence(graph: Store) -> Non
     answer = answers.impact(graph, ["shop.pricing.bulk_discount"], "shop", depth=5)
     rows = {r["dependent"]: r for r in answer.rows}
     assert rows["shop.cart"]["depth"] == 1 and rows["shop.cart"]["via"] == ["IMPORTS"]
-    assert rows["shop.cart.Cart.checkout"]["depth"] == 1 and rows["shop.cart.Cart.checkout"]["confidence"] == 0.5
-    assert rows["tests.test_cart.test_bulk_discount"]["depth"] == 2
-    assert rows["tests.test_cart.test_bulk_discount"]["confidence"] == 0.5  # the reference edge is the weakest
+    # Checkout passes bulk_discount to apply_discounts, which calls it: one step further than the reference.
+    assert rows["shop.pricing.apply_discounts"]["depth"] == 1 and rows["shop.pricing.apply_discounts"]["via"] == [
+        "CALLS"]
+    assert rows["shop.cart.Cart.checkout"]["depth"] == 2 and rows["shop.cart.Cart.checkout"]["confidence"] == 1.0
+    assert rows["tests.test_cart.test_bulk_discount"]["depth"] == 3
     # A class counts with its methods, subclasses count, and a file is its module.
     store_impact = answers.impact(graph, ["shop.storage.OrderStore"], "shop", depth=1)
     assert {"shop.storage.JsonOrderStore", "shop.cart.Cart.checkout", "shop.cart"} <= set(
@@ -133,8 +137,6 @@ def test_impact_groups_by_depth_with_the_weakest_confidence(graph: Store) -> Non
     # An override stands for the base method it overrides (a call resolved to the base may run it).
     override = answers.impact(graph, ["JsonOrderStore.save"], "shop", depth=1)
     assert "shop.cart.Cart.checkout" in column(override, "dependent")
-    assert answers.impact(graph, ["shop.pricing.bulk_discount"], "shop", depth=1, min_confidence=0.9).rows[0][
-        "dependent"] == "shop.cart"
 
 
 def test_shortest_call_path(graph: Store) -> None:
@@ -167,10 +169,10 @@ def test_dead_code_respects_entry_points_and_dynamic_names(graph: Store) -> None
     assert all(r["why"] and 0 < r["confidence"] < 1 for r in answer.rows)
     # Base.greet is only overridden (the test's `child` fixture is a Child): maybe alive, like Base.template.
     assert maybe == {"app.plugins.on_load", "app.core.Base.template", "app.core.Base.greet",
-                     "app.core.make_closure.inner", "app.registry.route.wrap"}
+                     "app.core.make_closure.inner"}  # app.registry.route.wrap runs: @route("/home") applies it
     for alive in ("app.core.home", "app.exported_only", "app.__main__.main", "app.core.Child.greet",
                   "app.core.Child.template", "app.core.Child.__repr__", "tests.test_core.child",
-                  "tests.test_core.test_unrelated", "app.core.helper"):
+                  "tests.test_core.test_unrelated", "app.core.helper", "app.registry.route.wrap"):
         assert alive not in status
     shop = answers.dead_code(graph, "shop", include_public=True)
     assert [(r["symbol"], r["status"]) for r in shop.rows] == [("shop.storage.JsonOrderStore", "public")]

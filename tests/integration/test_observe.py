@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from html import unescape
 from pathlib import Path
 
@@ -181,6 +182,41 @@ def test_failing_tests_are_stored_and_counted(store: Store, project: Path) -> No
     assert total["tests/test_prices.py::test_total"]["source"] == "both"
 
 
+LEAKY = PROJECT.parent / "leaky"
+
+
+def test_tests_that_ran_test_code_calling_a_function_are_selected_for_it(store: Store, tmp_path: Path) -> None:
+    """tests/fixtures/observe/leaky: an autouse fixture pops, in its teardown, whatever context a test left behind.
+    Only one test pushes (and pops) a context, so only it runs `Context.pop`; yet when `pop` breaks, that test
+    leaves its context behind and every later test's teardown pops it and fails too. The run shows the fixture
+    ran in every test and static analysis shows it calls `pop`: those tests are selected for `pop`. Checked
+    against the real failures of the suite with a fault injected into `pop` (kg's own Python runs it)."""
+    root = tmp_path / "leaky"
+    shutil.copytree(LEAKY, root)
+    Ingestor(store, root, repo="leaky").run()
+    observe(store, root, "leaky")
+    ran = store.read_text("MATCH (:Symbol {key: 'leaky:app.ctx.Context.pop'})<-[:COVERS]-(t:ObservedTest) "
+                          "RETURN collect(t.nodeid) AS ids")[0]["ids"]
+    assert ran == ["tests/test_ctx.py::test_context_is_current_inside_with"]
+
+    for evidence in ("observed", "combined"):
+        picked = by_test(answers.tests_for(store, ["app.ctx.Context.pop"], "leaky", evidence=evidence))
+        assert set(picked) == {f"tests/test_ctx.py::{name}" for name in
+                               ("test_context_is_current_inside_with", "test_greeting", "test_greeting_empty")}
+        assert picked["tests/test_ctx.py::test_greeting"]["how"] == \
+            "ran tests.conftest.leak_detector (test code calling pop)"
+    # a function test code does not call keeps exactly the tests that ran it
+    assert set(by_test(answers.tests_for(store, ["app.ctx.greeting"], "leaky"))) == \
+        {"tests/test_ctx.py::test_greeting", "tests/test_ctx.py::test_greeting_empty"}
+
+    edit(root / "app" / "ctx.py", "        _stack.remove(self)",
+         '        raise RuntimeError("broken pop")\n        _stack.remove(self)')
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfE", "--tb=no"],
+                         cwd=root, capture_output=True, text=True)
+    failing = {line.split()[1] for line in run.stdout.splitlines() if line.startswith(("FAILED ", "ERROR "))}
+    assert failing == set(picked)
+
+
 def test_bad_input_is_one_line_and_changes_nothing(store: Store, project: Path, tmp_path: Path,
                                                    graph_settings: Settings) -> None:
     with pytest.raises(InputError, match="is not in an ingested repository: run `kg ingest"):
@@ -218,7 +254,8 @@ def many(project: Path, store: Store) -> Path:
     observe(store, project)
     git(project, "add", "-A")
     git(project, "-c", "user.name=kg", "-c", "user.email=kg@example.invalid", "commit", "-q", "-m", "many")
-    edit(project / "shop" / "prices.py", "return HANDLERS[name](cents)", "return HANDLERS[name](cents) + 0")
+    edit(project / "shop" / "prices.py", "return globals()[HANDLERS[name]](cents)",
+         "return globals()[HANDLERS[name]](cents) + 0")
     Ingestor(store, project, repo=REPO).run()
     return project
 

@@ -147,7 +147,7 @@ def test_loc_and_clean_file_has_no_syntax_errors() -> None:
 def _assert_plain(value: object) -> None:
     """Only dataclasses from our modules, tuples, str, int, bool, float, None."""
     if dataclasses.is_dataclass(value):
-        assert type(value).__module__ in ("kg.ingest.languages.python", "kg.ingest.facts")
+        assert type(value).__module__.startswith(("kg.ingest.languages.python", "kg.ingest.facts"))
         for f in dataclasses.fields(value):
             _assert_plain(getattr(value, f.name))
     elif isinstance(value, tuple):
@@ -240,10 +240,11 @@ def test_pytest_fixtures_yields_and_parameters_are_recorded() -> None:
     db = scopes["tests.conftest._database"]
     assert (db.fixture, db.fixture_decorator, db.yields) == ("db", ("pytest", "fixture"), (("conn",), ("<lit>",)))
     params = [(b.name, b.kind) for b in db.bindings if b.name in ("engine", "retries")]
-    assert params == [("engine", "param"), ("retries", "unknown")]
+    assert params == [("engine", "param"), ("retries", "param")]
+    assert [(p.name, p.kind, p.default) for p in db.params] == [("engine", "arg", ()), ("retries", "arg", ("<lit>",))]
     requested = [c.chain for c in data.calls if c.scope == db.qname and c.kind == "fixture"]
     assert requested == [("engine",)]  # pytest fills `engine`, not `retries` (it has a default)
     engine = scopes["tests.conftest.engine"]
     assert (engine.fixture, engine.fixture_decorator, engine.yields) == ("engine", ("fixture",), ())
     assert scopes["tests.conftest.plain"].fixture == "" and scopes["tests.conftest.plain"].yields == ()
-    assert scopes["tests.conftest.plain.inner"].yields == (("?",),)
+    assert scopes["tests.conftest.plain.inner"].yields == (("x", "<iter>"),)  # `yield from x`: what iterating x gives

@@ -1,0 +1,6 @@
+def run(f):
+    return f()
+
+
+def forward(g):
+    return run(g)

@@ -1,0 +1,9 @@
+def greet():
+    return "hi"
+
+
+def run(f=greet):
+    return f()
+
+
+run()

@@ -1,0 +1,13 @@
+def a():
+    return b()
+
+
+def b():
+    return c()
+
+
+def c():
+    return 1
+
+
+a()

@@ -1,0 +1,10 @@
+import pkg.core
+from pkg import make
+
+
+def run():
+    make()
+    pkg.core.util()
+
+
+run()

@@ -1,0 +1,6 @@
+def make():
+    return 1
+
+
+def util():
+    return 2

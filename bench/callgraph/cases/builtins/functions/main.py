@@ -1,0 +1,7 @@
+def run(xs):
+    print(len(xs))
+    n = max(xs)
+    return isinstance(n, int)
+
+
+run([1, 2])

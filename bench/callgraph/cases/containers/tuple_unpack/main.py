@@ -1,0 +1,15 @@
+def f1():
+    return 1
+
+
+def f2():
+    return 2
+
+
+def run():
+    a, b = f1, f2
+    a()
+    b()
+
+
+run()

@@ -1,0 +1,3 @@
+class Base:
+    def m(self):
+        return "m"

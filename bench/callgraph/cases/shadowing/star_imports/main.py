@@ -1,0 +1,9 @@
+from m2 import *
+from m3 import *
+
+
+def run():
+    return func()
+
+
+run()

@@ -1,0 +1,196 @@
+"""Python front end: tree-sitter parsing and static resolution of calls, imports and inheritance.
+
+Two phases
+----------
+1. `parse` (extract.py) walks the tree-sitter tree once and keeps only plain, picklable facts (`PyModule`, see
+   facts.py): scopes (module, classes, functions, lambdas) with their name bindings, parameters and container
+   elements, imports, class bases, and every call (explicit or implied by the syntax) with its expression written
+   as a *chain*: `a.b(x).c[0].d()` is the chain ("a", "b", "()", "c", "[0]", "d"). Nothing from tree-sitter
+   survives this phase, so a `ParsedFile` can be cached by content hash.
+2. `resolve` evaluates those chains against every parsed module of the project, like a small abstract interpreter:
+   resolve.py finds what an expression may be, with parameters kept symbolic; flows.py gives parameters what call
+   sites pass (each module's *argument flows*, `summarize`); edges.py makes the edges. Per-project tables (module
+   infos, MROs, method-name index, memos) are built lazily and cached on the identity of the `project` mapping:
+   treat the mapping as immutable and pass a new one after a change (module infos are also re-checked against the
+   `ParsedFile` object they came from).
+
+Lambdas are functions named `<lambdaN>` after the scope that holds them (module, class, function or lambda),
+numbered from 1 in source order: `pkg.mod.f.<lambda2>` is the second lambda written directly in `f`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import replace
+from pathlib import PurePosixPath
+
+from kg.ingest.facts import Edge, ParsedFile
+from kg.ingest.languages.python.edges import module_flows, resolve_module
+from kg.ingest.languages.python.extract import parse_module
+from kg.ingest.languages.python.facts import Binding, PyModule, Scope
+
+__all__ = ["LANGUAGE", "PyModule", "PythonLanguage"]
+
+
+class PythonLanguage:
+    name = "python"
+    extensions = (".py",)
+
+    def module_names(self, paths: Iterable[str]) -> dict[str, str]:
+        paths = [p for p in paths if PurePosixPath(p).suffix == ".py"]
+        packages = {str(PurePosixPath(p).parent) for p in paths if PurePosixPath(p).name == "__init__.py"}
+        roots = _source_roots(paths, packages)
+        out: dict[str, str] = {}
+        taken: set[str] = set()
+        for path in sorted(paths):
+            parts = list(PurePosixPath(path).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            if len(parts) > 1 and parts[0] in roots:
+                stripped = ".".join(parts[1:])
+                if stripped not in taken:
+                    out[path] = stripped
+                    taken.add(stripped)
+                    continue
+            out[path] = ".".join(parts)
+            taken.add(out[path])
+        return out
+
+    def parse(self, path: str, module: str, source: bytes) -> ParsedFile:
+        return parse_module(path, module, source, self.name)
+
+    def resolve(self, parsed: ParsedFile, project: Mapping[str, ParsedFile]) -> list[Edge]:
+        return resolve_module(parsed, project)[0]
+
+    def summarize(self, parsed: ParsedFile, project: Mapping[str, ParsedFile]) -> frozenset:
+        """What this module passes to parameters of functions (its own and other modules'): the argument flows,
+        comparable between two versions (rows that differ name the parameters whose values changed)."""
+        return module_flows(parsed, project)
+
+    def resolve_with(self, parsed: ParsedFile, project: Mapping[str, ParsedFile],
+                     summaries: Mapping[str, frozenset]) -> tuple[list[Edge], frozenset[str]]:
+        """`resolve` given every module's argument flows (module name → `summarize`), plus the parameters whose
+        flows the edges read (`function#parameter`): when those flows change, this file must be resolved again."""
+        return resolve_module(parsed, project, summaries)
+
+    def interface(self, parsed: ParsedFile) -> Hashable:
+        """What other modules' resolution can read of this one: scopes, bindings, bases, imports and symbols,
+        without call sites and without line numbers. An edit that only changes calls or moves lines leaves it
+        unchanged, so the incremental update re-resolves no other file."""
+        data = parsed.data
+        symbols = tuple((s.qname, s.kind, s.parent) for s in parsed.symbols)
+        if not isinstance(data, PyModule):
+            return symbols
+
+        def unlined(binding: Binding) -> Binding:
+            return replace(binding, line=0)
+
+        scopes = tuple(replace(scope, bindings=tuple(map(unlined, scope.bindings)),
+                               attrs=tuple(map(unlined, scope.attrs)), items=tuple(map(unlined, scope.items)),
+                               bases=tuple(chain for chain, _ in scope.bases)) for scope in data.scopes)
+        imports = tuple(replace(imp, line=0) for imp in data.imports)
+        return symbols, data.is_package, scopes, imports
+
+    def interface_change(self, before: ParsedFile, after: ParsedFile) -> frozenset[str] | None:
+        """The names a change is about when it only adds or removes definitions (and edits function-local
+        variables no `return` reads); None when it changes what other modules infer (imports, bases, returns,
+        class attributes...). Only files that mention those names can resolve differently after such a change."""
+        old, new = before.data, after.data
+        if not isinstance(old, PyModule) or not isinstance(new, PyModule) or old.is_package != new.is_package:
+            return None
+        if tuple(replace(i, line=0) for i in old.imports) != tuple(replace(i, line=0) for i in new.imports):
+            return None
+        old_symbols = {s.qname: (s.kind, s.parent) for s in before.symbols}
+        new_symbols = {s.qname: (s.kind, s.parent) for s in after.symbols}
+        if any(old_symbols[q] != new_symbols[q] for q in old_symbols.keys() & new_symbols.keys()):
+            return None
+        touched_qnames = old_symbols.keys() ^ new_symbols.keys()
+        names = {q.rsplit(".", 1)[-1] for q in touched_qnames}
+        exported = _exported(old) | _exported(new)
+        old_scopes = {scope.qname: scope for scope in old.scopes}
+        new_scopes = {scope.qname: scope for scope in new.scopes}
+        for qname in old_scopes.keys() ^ new_scopes.keys():
+            if not any(qname == t or qname.startswith(t + ".") for t in touched_qnames):
+                return None
+        for qname in old_scopes.keys() & new_scopes.keys():
+            a, b = old_scopes[qname], new_scopes[qname]
+            if _deep(a) != _deep(b):
+                return None
+            if [c for c, _ in a.bases] != [c for c, _ in b.bases] or _unlined(a.attrs) != _unlined(b.attrs):
+                return None
+            local = {*_names(a.bindings), *_names(b.bindings)} - exported if a.kind == "function" else set()
+            ignorable = names | local
+            if _unlined(a.bindings, ignorable) != _unlined(b.bindings, ignorable):
+                return None
+            if _unlined(a.items, ignorable) != _unlined(b.items, ignorable):
+                return None
+        return frozenset(names)
+
+    def dependencies(self, parsed: ParsedFile) -> set[str]:
+        data = parsed.data
+        if not isinstance(data, PyModule):
+            return set()
+        deps: set[str] = set()
+        for imp in data.imports:
+            parts = imp.module.split(".")
+            deps.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+            if imp.name and imp.name != "*":
+                deps.add(f"{imp.module}.{imp.name}")
+        if any(call.kind == "fixture" for call in data.calls):
+            # pytest fills parameters from fixtures of this module's conftests, which it does not import
+            package = parsed.module.split(".") if data.is_package else parsed.module.split(".")[:-1]
+            deps.update(".".join([*package[:i], "conftest"]) for i in range(len(package) + 1))
+        deps.discard(parsed.module)
+        deps.discard("")
+        return deps
+
+
+def _deep(scope: Scope) -> tuple:
+    """What other modules infer from a scope besides its bindings: a change to it is never a shallow one."""
+    return (scope.kind, scope.parent, scope.returns, scope.return_type, scope.yields, scope.fixture,
+            scope.fixture_decorator, scope.params, scope.decorators, scope.method, scope.return_args, scope.wrapped)
+
+
+def _exported(data: PyModule) -> set[str]:
+    """Names whose function-local bindings other modules can read: the roots of what functions return or yield,
+    of attributes they set, of parameter defaults and decorators, and (transitively) of the bindings and elements
+    of those names."""
+    roots: set[str] = set()
+    for scope in data.scopes:
+        chains = [*scope.returns, *scope.yields, *scope.decorators, *(p.default for p in scope.params),
+                  *(b.chain for b in scope.attrs), *(a.chain for args in scope.return_args for a in args)]
+        roots.update(c[0] for c in chains if c)
+    reads: dict[str, set[str]] = {}
+    for scope in data.scopes:
+        for b in (*scope.bindings, *scope.items):
+            reads.setdefault(b.name, set()).update(c[0] for c in (b.chain, *(a.chain for a in b.args)) if c)
+    frontier = list(roots)
+    while frontier:
+        for name in reads.get(frontier.pop(), ()):
+            if name not in roots:
+                roots.add(name)
+                frontier.append(name)
+    return roots
+
+
+def _names(bindings: Iterable[Binding]) -> set[str]:
+    return {b.name for b in bindings}
+
+
+def _unlined(bindings: Iterable[Binding], ignore: set[str] = frozenset()) -> list[Binding]:
+    """The bindings without lines, in their order (which binding comes last decides what a name is)."""
+    return [replace(b, line=0) for b in bindings if b.name not in ignore]
+
+
+def _source_roots(paths: list[str], packages: set[str]) -> set[str]:
+    """Top folders without `__init__.py` and without modules of their own whose children are packages."""
+    tops_with_files = {PurePosixPath(p).parts[0] for p in paths if len(PurePosixPath(p).parts) == 2}
+    roots = set()
+    for pkg in packages:
+        parts = PurePosixPath(pkg).parts
+        if len(parts) == 2 and parts[0] not in packages and parts[0] not in tops_with_files:
+            roots.add(parts[0])
+    return roots
+
+
+LANGUAGE = PythonLanguage()

@@ -1,0 +1,206 @@
+"""Named reads over Neo4j's HTTP Query API, with nothing but the standard library: how a one-shot CLI answer reads.
+
+Importing the neo4j driver costs a `kg callers` run more CPU (~120 ms: its calendar tables, asyncio, ssl) than the
+rest of the answer together, and decoding a few thousand rows in its pure-Python PackStream costs as much again.
+One HTTP request to the Query API (`POST /db/<database>/query/v2`) answers the same named query.
+
+The same guarantees as `Store.read`:
+- read-only: the request asks for a READ transaction (`accessMode`), so the server refuses any write
+  (Neo.ClientError.Statement.AccessMode), exactly as in the driver's read transaction;
+- the same answers: values come back typed (`application/vnd.neo4j.query`) and become what the driver's
+  `Record.data()` gives; a value the driver would give as one of its own types (temporal, spatial, bytes, a
+  relationship or path) is not guessed at: the query is run again through the driver (`fallback`);
+- the same errors: every failure leaves as the kg error `kg.store.map_neo4j_errors` gives for that Neo4j code.
+
+Only kg's local server is read this way (its HTTP port is in the settings); a configured NEO4J_URI uses the driver.
+Each request is one HTTP/1.0 exchange on a fresh loopback connection: the server closes it after the answer, so the
+answer is everything up to the end of the stream (http.client would add ~15 ms of imports: ssl, email).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import socket
+import time
+from collections.abc import Callable
+from typing import Any
+
+from kg import queries
+from kg.errors import AuthFailed, GraphFailed, GraphUnavailable, InputError, QueryError
+from kg.settings import Settings
+
+RETRY_SECONDS = 30.0  # as long as the driver retries a read on Neo4j's transient errors
+TYPED_JSON = "application/vnd.neo4j.query"
+MAX_INT = 2**63 - 1
+
+
+class Unrepresentable(Exception):
+    """A value the driver would return as one of its own types: only the driver gives the same answer."""
+
+
+class QueryApiReader:
+    """`read` and `read_text` like `kg.store.Store`, over HTTP to the local server.
+
+    `on_refused` is called once when nothing listens on the port (kg starts its local server there), then the
+    request is sent again; `fallback` gives a driver-backed Store for values only the driver can give."""
+
+    def __init__(self, settings: Settings, on_refused: Callable[[], None] | None = None,
+                 fallback: Callable[[], Any] | None = None) -> None:
+        self.settings = settings
+        self._on_refused = on_refused
+        self._fallback = fallback
+        self._fallback_store: Any = None
+        token = base64.b64encode(f"{settings.user}:{settings.password}".encode()).decode()
+        self._head = (f"POST /db/{settings.database}/query/v2 HTTP/1.0\r\nHost: 127.0.0.1:{settings.http_port}\r\n"
+                      f"Authorization: Basic {token}\r\nContent-Type: application/json\r\nAccept: {TYPED_JSON}\r\n")
+
+    def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        """Rows of a named query run in a read transaction: a query that writes is refused by the server."""
+        return self.read_text(queries.load(name), **params)
+
+    def read_text(self, text: str, /, **params: Any) -> list[dict[str, Any]]:
+        """Rows of Cypher kg itself wrote (its query files, tests)."""
+        body = _encode({"statement": text, "parameters": params, "accessMode": "Read"})
+        answer = self._post(body)
+        data = answer["data"]
+        fields = data["fields"]
+        try:
+            return [dict(zip(fields, map(plain, values), strict=True)) for values in data["values"]]
+        except Unrepresentable:
+            return self._driver().read_text(text, **params)
+
+    def close(self) -> None:
+        if self._fallback_store is not None:
+            self._fallback_store.close()
+            self._fallback_store = None
+
+    def __enter__(self) -> QueryApiReader:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def _driver(self) -> Any:
+        if self._fallback is None:
+            raise QueryError("the answer holds a value only the neo4j driver can give: run it against a NEO4J_URI")
+        if self._fallback_store is None:
+            self._fallback_store = self._fallback()
+        return self._fallback_store
+
+    def _post(self, body: bytes) -> dict[str, Any]:
+        """The decoded answer of one request, retried like the driver retries a read on transient errors."""
+        deadline = time.monotonic() + RETRY_SECONDS
+        refused_once = False
+        delay = 0.1
+        while True:
+            try:
+                status, answer = self._send(body)
+            except ConnectionRefusedError as e:
+                if self._on_refused is None or refused_once:
+                    raise self._unreachable() from e
+                refused_once = True
+                self._on_refused()
+                continue
+            except (OSError, ValueError, IndexError) as e:  # reset, timed out, or not an HTTP answer
+                raise GraphUnavailable(f"lost Neo4j at {self._url} ({type(e).__name__}: {e}): check "
+                                       "`kg server status`, then run the command again") from e
+            errors = answer.get("errors") or []
+            if status == 401 or any(e.get("code") == "Neo.ClientError.Security.Unauthorized" for e in errors):
+                raise AuthFailed(f"Neo4j at {self.settings.uri} refused user {self.settings.user!r}: check "
+                                 "NEO4J_USER and NEO4J_PASSWORD")
+            if not errors and "data" in answer:
+                return answer
+            code, message = (errors[0].get("code", ""), errors[0].get("message", "")) if errors else ("", "")
+            transient = code.startswith("Neo.TransientError.") and "DatabaseUnavailable" not in code
+            if transient and time.monotonic() + delay < deadline:
+                time.sleep(delay)
+                delay = min(delay * 2, 4.0)
+                continue
+            raise self._error(status, code, message)
+
+    def _send(self, body: bytes) -> tuple[int, dict[str, Any]]:
+        request = f"{self._head}Content-Length: {len(body)}\r\n\r\n".encode() + body
+        with socket.create_connection(("127.0.0.1", self.settings.http_port)) as connection:
+            connection.sendall(request)
+            chunks = []
+            while chunk := connection.recv(1 << 16):
+                chunks.append(chunk)
+        head, _, raw = b"".join(chunks).partition(b"\r\n\r\n")
+        status = int(head.split(b" ", 2)[1])  # "HTTP/1.1 202 Accepted"; ValueError/IndexError if not HTTP
+        try:
+            return status, json.loads(raw) if raw else {}
+        except ValueError:
+            return status, {"errors": [{"code": "", "message": raw[:300].decode(errors="replace")}]}
+
+    @property
+    def _url(self) -> str:
+        return f"http://127.0.0.1:{self.settings.http_port}"
+
+    def _unreachable(self) -> GraphUnavailable:
+        return GraphUnavailable(f"cannot reach Neo4j at {self._url}: start it with `kg server start`")
+
+    def _error(self, status: int, code: str, message: str) -> Exception:
+        """The kg error kg.store.map_neo4j_errors gives for the same Neo4j status code."""
+        first = _first_line(message or f"HTTP {status}")
+        if "DatabaseUnavailable" in code or "DatabaseNotFound" in code:
+            return GraphFailed(f"the database {self.settings.database!r} on Neo4j at {self.settings.uri} is not "
+                               f"online: {first}; see `kg server logs`, then restart the server")
+        if code.startswith("Neo.TransientError."):
+            return GraphFailed(f"Neo4j could not finish the work ({first}), even after retrying for "
+                               f"{RETRY_SECONDS:g} s: run the command again")
+        if code.startswith("Neo.ClientError."):
+            if "TransactionTimedOut" in code:
+                return QueryError("the query ran out of time and the server stopped it: narrow it (a LIMIT, a "
+                                  "shorter path pattern) and run it again")
+            return QueryError(f"Neo4j refused the query: {first}")
+        return GraphFailed(f"Neo4j failed: {first}: check free disk space and `kg server logs`")
+
+
+def plain(value: dict[str, Any]) -> Any:
+    """A typed Query API value as the driver's `Record.data()` gives it (see the module docstring)."""
+    kind, inner = value["$type"], value["_value"]
+    if kind == "String" or kind == "Boolean" or kind == "Null":
+        return inner
+    if kind == "Integer":
+        return int(inner)
+    if kind == "Float":
+        return float(inner)  # "NaN", "Infinity" and "-Infinity" included
+    if kind == "List":
+        return [plain(v) for v in inner]
+    if kind == "Map":
+        return {k: plain(v) for k, v in inner.items()}
+    if kind == "Node":
+        return {k: plain(v) for k, v in inner["_properties"].items()}
+    raise Unrepresentable(kind)
+
+
+def _encode(payload: dict[str, Any]) -> bytes:
+    """JSON for the request, refusing what the driver refuses (with the same kg errors)."""
+    _check_ints(payload["parameters"])
+    try:
+        return json.dumps(payload, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise InputError(f"a value sent to Neo4j is not valid text ({e.reason} at character {e.start}): pass "
+                         "UTF-8 text") from e
+    except (TypeError, ValueError) as e:
+        raise InputError(f"a value sent to Neo4j cannot be sent ({str(e)[:80]}): pass text, numbers, lists or "
+                         "maps") from e
+
+
+def _check_ints(value: Any) -> None:
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int) and not -MAX_INT - 1 <= value <= MAX_INT:
+        raise InputError(f"a value sent to Neo4j is out of range (Integer {str(value)[:40]} out of range): "
+                         "integers must fit in 64 bits")
+    if isinstance(value, dict):
+        for v in value.values():
+            _check_ints(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            _check_ints(v)
+
+
+def _first_line(text: str) -> str:
+    return (text.strip().splitlines() or ["?"])[0][:300]
