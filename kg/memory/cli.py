@@ -347,14 +347,16 @@ def memory_export(ctx: Context, folder: Path | None, repo: str | None, as_json: 
 
 @memory.command("import")
 @click.argument("folder", required=False, type=click.Path(path_type=Path, file_okay=False))
+@click.option("--confirm", is_flag=True, help="You reviewed these files: items they say are confirmed stay "
+              "confirmed, with the authors and dates written there (otherwise new items land proposed, as yours).")
 @json_option
 @pass_context
-def memory_import(ctx: Context, folder: Path | None, as_json: bool) -> None:
+def memory_import(ctx: Context, folder: Path | None, confirm: bool, as_json: bool) -> None:
     """Read edits made in .agent-memory/ back into the graph (checked and merged like any other write)."""
     folder = folder or ctx.settings.project / ".agent-memory"
     config = _config(ctx)
     with ctx.open_graph() as store:
-        report = files.import_folder(store, _writer(ctx, store, config, "import"), folder)
+        report = files.import_folder(store, _writer(ctx, store, config, "import"), folder, confirm)
     if as_json:
         return emit_json(report.to_dict())
     out.print(f"imported {folder}: {len(report.created)} new, {len(report.restored)} restored, "

@@ -13,12 +13,21 @@ Export is deterministic (items by id, keys sorted, no run-dependent text), so ex
 byte-identical. Import parses every file with markdown-it and PyYAML before changing anything: a file it cannot
 read is one error naming the file and line, and then nothing is imported. A section without an id is a new item
 (checked like any other write); an edited item is merged with the graph by the version it was exported at
-(kg.memory.writes); an item whose id the graph lacks is restored as it was (a fresh clone). Deleting a section
+(kg.memory.writes); an item whose id the graph lacks is restored (a fresh clone). Deleting a section
 does not delete the item: set `status: rejected` instead, so a retired decision stays reviewable.
+
+What a file says is trusted only as far as a person vouches for it: anyone (an agent's `write_file`, a pull
+request) can write `.agent-memory/`. So without `confirm` (the importing person saying "I reviewed these files"),
+an item new to the graph lands as the importing person's, from source `import`, `proposed` where the file says
+`confirmed`, and a restored decision is compared with the decisions already recorded about its targets (a
+duplicate or contradiction is flagged, as for any write); an edit that would turn an item `confirmed` is refused
+with a line in the report. With `confirm`, items are restored exactly as written, so export → wipe → import →
+export is byte-identical.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +46,7 @@ from kg.store import Store
 GENERATOR = "kg memory export"
 INDEX = "index.md"
 REPO_FILE = "_repo.md"
+MAX_FILE_BYTES = 1_000_000  # one memory file; a module's memory is a few kilobytes
 _ESCAPE = re.compile(r"^(?:[#>*+=|<`~\\_\[!-]|\d+[.)])")
 _META_KEYS = {"status", "confidence", "author", "source", "version", "created_at", "updated_at", "about",
               "conflicts", "supersedes", "title", "pending", "plan"}
@@ -91,19 +101,74 @@ def render(repo: str, items: list[MemoryItem]) -> dict[str, str]:
 
 
 def export(store: Store, repo: str, folder: Path) -> list[str]:
-    """Write the repository's memory into `folder`; files of an earlier export with no memory left are removed."""
+    """Write the repository's memory into `folder`; files of an earlier export with no memory left are removed.
+
+    A repository can ship its memory folder, so nothing here follows a symbolic link: a link inside the folder
+    (a file or a folder of it) is refused before anything is written, and every write opens each path component
+    with O_NOFOLLOW, so a link that appears meanwhile is refused too."""
     files = render(repo, items_module.load(store, repo))
+    if folder.is_symlink():
+        raise InputError(f"{folder} is a symbolic link: kg memory export writes only into a real folder")
+    for rel in files:
+        _refuse_links(folder, rel)
     folder.mkdir(parents=True, exist_ok=True)
-    for old in sorted(folder.rglob("*.md")):
+    for old in _memory_files(folder):
         rel = old.relative_to(folder).as_posix()
         if rel not in files and _generated_for(old, repo):
             old.unlink()
     for rel, text in files.items():
-        target = folder / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if not target.exists() or target.read_text(encoding="utf-8") != text:
-            target.write_text(text, encoding="utf-8")
+        _write_nofollow(folder, rel, text.encode("utf-8"))
     return list(files)
+
+
+def _refuse_links(folder: Path, rel: str) -> None:
+    path = folder
+    for part in rel.split("/"):
+        path = path / part
+        if path.is_symlink():
+            raise InputError(f"{path} is a symbolic link: kg memory export does not write through links "
+                             "(remove it, or export into another folder)")
+
+
+def _write_nofollow(folder: Path, rel: str, data: bytes) -> None:
+    """Write `data` to folder/rel unless it is already there, never following a link on the way."""
+    *parents, name = rel.split("/")
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for part in parents:
+            try:
+                os.mkdir(part, 0o755, dir_fd=fd)
+            except FileExistsError:
+                pass
+            try:
+                child = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            except OSError as e:
+                raise InputError(f"{folder / part}: not a real folder ({e.strerror}): kg memory export does not "
+                                 "write through links") from e
+            os.close(fd)
+            fd = child
+        try:
+            with os.fdopen(os.open(name, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=fd), "rb") as f:
+                if f.read(len(data) + 1) == data:
+                    return
+        except FileNotFoundError:
+            pass
+        except OSError as e:
+            raise InputError(f"{folder / rel}: {e.strerror}: kg memory export does not write through links") from e
+        out = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644, dir_fd=fd)
+        with os.fdopen(out, "wb") as f:
+            f.write(data)
+    finally:
+        os.close(fd)
+
+
+def _memory_files(folder: Path) -> list[Path]:
+    """The `*.md` files under `folder`, symbolic links (to files or folders) left out."""
+    found = []
+    for root, dirs, names in os.walk(folder):  # os.walk does not descend into linked folders
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(root, d))]
+        found += [Path(root, n) for n in names if n.endswith(".md") and not os.path.islink(os.path.join(root, n))]
+    return sorted(found)
 
 
 def _file_name(path: str) -> str:
@@ -112,7 +177,8 @@ def _file_name(path: str) -> str:
 
 def _generated_for(path: Path, repo: str) -> bool:
     try:
-        head = path.read_text(encoding="utf-8").split("\n---\n", 1)[0]
+        with path.open("rb") as f:
+            head = f.read(4096).decode("utf-8").split("\n---\n", 1)[0]
         meta = yaml.safe_load(head.removeprefix("---\n")) if head.startswith("---\n") else None
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return False
@@ -193,6 +259,11 @@ def _render_index(repo: str, by_file: dict[str, list[MemoryItem]]) -> str:
 
 def parse(path: Path, rel: str) -> MemoryFile:
     """One memory file, or a MemoryFileError naming the file and line of the first thing wrong in it."""
+    if path.is_symlink() or not path.is_file():
+        raise MemoryFileError(f"{rel}:1: not a regular file (a link?): memory files are plain files")
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise MemoryFileError(f"{rel}:1: {size:,} bytes; a memory file holds at most {MAX_FILE_BYTES:,}: split it")
     try:
         source = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as e:
@@ -249,9 +320,20 @@ def parse(path: Path, rel: str) -> MemoryFile:
     return MemoryFile(rel, front["repo"], front["path"], items)
 
 
+class _NoAliasLoader(yaml.SafeLoader):
+    """PyYAML's safe loader without aliases: `*name` would let a few hundred bytes expand to gigabytes."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(None, None, "YAML aliases (*name) are not accepted in memory files",
+                                              event.start_mark)
+        return super().compose_node(parent, index)
+
+
 def _yaml(text: str, rel: str, first_line: int) -> Any:
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 (a SafeLoader)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = first_line + (mark.line if mark else 0)
@@ -297,6 +379,7 @@ def _check_meta(meta: Any, item: FileItem, rel: str, line: int) -> dict[str, Any
             raise MemoryFileError(f"{rel}:{line}: each about entry needs a ref (a path, or path#qualified.name)")
         normalized.append({"ref": entry["ref"].strip(), "hash": entry.get("hash")})
     meta["about"] = normalized
+    _check_lists(meta, rel, line)
     if item.id is not None:
         for key in ("version", "author", "source", "created_at"):
             if key not in meta:
@@ -305,6 +388,24 @@ def _check_meta(meta: Any, item: FileItem, rel: str, line: int) -> dict[str, Any
         if not isinstance(meta["version"], int) or meta["version"] < 1:
             raise MemoryFileError(f"{rel}:{line}: version must be a whole number ≥ 1")
     return meta
+
+
+def _check_lists(meta: dict[str, Any], rel: str, line: int) -> None:
+    """The fields sent to Neo4j as they are: their types checked here, so a bad one stops the import before any
+    write instead of failing halfway through it."""
+    for key in ("pending", "supersedes"):
+        if not isinstance(meta.get(key) or [], list) or not all(isinstance(v, str) for v in meta.get(key) or []):
+            raise MemoryFileError(f"{rel}:{line}: {key} must be a list of "
+                                  f"{'paths' if key == 'pending' else 'decision ids'}")
+    if not isinstance(meta.get("plan") or "", str):
+        raise MemoryFileError(f"{rel}:{line}: plan must be text (the plan's path)")
+    conflicts = meta.get("conflicts") or []
+    if not isinstance(conflicts, list) or not all(
+            isinstance(c, dict) and isinstance(c.get("with"), str) and isinstance(c.get("kind"), str)
+            and isinstance(c.get("reason", ""), str | None) and isinstance(c.get("settled", False), bool)
+            for c in conflicts):
+        raise MemoryFileError(f"{rel}:{line}: conflicts must be a list of {{with: ID, kind: …, reason: …, "
+                              "settled: true|false}}")
 
 
 def _paragraph(item: FileItem, content: str, rel: str, line: int) -> None:
@@ -363,7 +464,7 @@ def read_folder(folder: Path) -> list[MemoryFile]:
         raise InputError(f"{folder} is not a folder: export first (`kg memory export`) or give the folder")
     files = []
     seen: dict[str, str] = {}
-    for path in sorted(folder.rglob("*.md")):
+    for path in _memory_files(folder):
         rel = path.relative_to(folder).as_posix()
         if rel == INDEX:
             continue
@@ -389,7 +490,9 @@ class ImportReport:
         return dict(self.__dict__)
 
 
-def import_folder(store: Store, writer: MemoryWriter, folder: Path) -> ImportReport:
+def import_folder(store: Store, writer: MemoryWriter, folder: Path, confirm: bool = False) -> ImportReport:
+    """Bring `folder`'s memory files into the graph; `confirm`: a person reviewed them, so their statuses,
+    authors and dates stand (see the module's docstring for what happens otherwise)."""
     files = read_folder(folder)
     repos = {r["repo"] for r in store.read("repos")}
     for f in files:
@@ -410,6 +513,8 @@ def import_folder(store: Store, writer: MemoryWriter, folder: Path) -> ImportRep
         existing.update({i.id: i for i in items_module.load(store, repo, ids=ids)} if ids else {})
     for f in files:
         for item in f.items:
+            if not confirm and item.meta["status"] == "confirmed" and (item.id is None or item.id not in existing):
+                item.meta["status"] = "proposed"  # only a person confirms
             if item.id is None:
                 outcome = _create(store, writer, f, item)
                 report.created.append(outcome.id)
@@ -417,15 +522,41 @@ def import_folder(store: Store, writer: MemoryWriter, folder: Path) -> ImportRep
                     report.conflicts.append(f"{item.file}:{item.line}: new {item.type} {outcome.id} flagged against "
                                             f"{', '.join(c['id'] for c in outcome.conflicts)}")
             elif item.id not in existing:
+                if not confirm:
+                    item.meta.update(author=writer.author, source="import")
                 _restore(store, f.repo, item)
-                restored.append(item)
+                restored.append((f.repo, item))
                 report.restored.append(item.id)
             else:
-                _merge(store, writer, existing[item.id], item, report)
+                _merge(store, writer, existing[item.id], item, report, confirm)
     if restored:
         store.write("memory/links_restore", [{"id": i.id, "conflicts": i.meta.get("conflicts") or [],
-                                              "supersedes": i.meta.get("supersedes") or []} for i in restored])
+                                              "supersedes": i.meta.get("supersedes") or []} for _, i in restored])
+    if restored and not confirm:
+        _check_restored(store, writer, [(repo, i) for repo, i in restored if i.type == "decision"], report)
     return report
+
+
+def _check_restored(store: Store, writer: MemoryWriter, restored: list[tuple[str, FileItem]],
+                    report: ImportReport) -> None:
+    """Compare each restored decision with the others recorded about its targets, as a write would; flags land
+    on the restored one, which then stays `proposed`."""
+    rows = []
+    for repo, item in restored:
+        targets = [ref_row(repo, a["ref"], _kind_hint(store, repo, a["ref"])) for a in item.meta["about"]]
+        state = store.read("memory/decide_state", rows=targets, plan=item.meta.get("plan"),
+                           pending=sorted(set(item.meta.get("pending") or [])))[0]
+        actives = sorted((d for d in state["decisions"] if d["id"] != item.id), key=lambda d: d["id"])
+        flagged = [c for c in writer._conflicts(item.text, actives)
+                   if c["id"] not in {k.get("with") for k in item.meta.get("conflicts") or []}]
+        if flagged:
+            rows.append({"id": item.id, "supersedes": [],
+                         "conflicts": [{"with": c["id"], "kind": c["kind"], "reason": c["reason"], "settled": False}
+                                       for c in flagged]})
+            report.conflicts.append(f"{item.file}:{item.line}: restored {item.id} flagged against "
+                                    f"{', '.join(c['id'] for c in flagged)}")
+    if rows:
+        store.write("memory/links_restore", rows)
 
 
 def _create(store: Store, writer: MemoryWriter, f: MemoryFile, item: FileItem) -> Any:
@@ -467,8 +598,13 @@ def _kind_hint(store: Store, repo: str, ref: str) -> str | None:
     return "document" if found else None
 
 
-def _merge(store: Store, writer: MemoryWriter, current: MemoryItem, item: FileItem, report: ImportReport) -> None:
+def _merge(store: Store, writer: MemoryWriter, current: MemoryItem, item: FileItem, report: ImportReport,
+           confirm: bool) -> None:
     ours = item.values()
+    if not confirm and ours["status"] == "confirmed" and current.status != "confirmed":
+        ours["status"] = current.status  # a file cannot confirm what a person has not
+        report.conflicts.append(f"{item.file}:{item.line}: {current.id} is {current.status} in the graph; the file "
+                                "says confirmed: a person confirms it (kg decisions confirm, or import with --confirm)")
     if all(ours[k] == values(current)[k] for k in FIELDS):
         report.unchanged += 1
         return

@@ -24,6 +24,8 @@ TOOL_NAMES = ["record_decision", "decisions", "memory"]
 
 def register(server: MCPServer, graph: Any) -> list[str]:
     """Add the memory tools to `server`; `graph` is the server's kg.navigate.mcp_server.Graph."""
+    from kg.navigate.mcp_server import checked_names, checked_texts  # here: mcp_server imports this module
+
     project = graph.settings.project
 
     def config() -> memory_config.MemoryConfig:
@@ -34,7 +36,11 @@ def register(server: MCPServer, graph: Any) -> list[str]:
                         repo: str | None = None) -> str:
         """Record a design decision about modules, symbols or documents (names as for `callers`). It is compared
         with the decisions already recorded about them: a duplicate or contradiction is flagged for a person.
-        It lands `proposed` (unverified) unless `confidence` (0..1) clears the project's threshold."""
+        It lands `proposed` (unverified) unless `confidence` (0..1) clears the project's threshold. Up to 100
+        `about` names of up to 1,000 characters each."""
+        checked_names("about", about)
+        checked_texts(repo=repo)
+
         def write(s: Store) -> str:
             settings = config()
             writer = MemoryWriter(s, settings, f"mcp ({author_for(project)})", "mcp", checker_for(settings.llm_check))
@@ -47,6 +53,8 @@ def register(server: MCPServer, graph: Any) -> list[str]:
         """The decisions about a module, symbol or document (or all), confirmed first; status is active, all,
         proposed, confirmed, rejected or superseded. [unverified], [stale], [orphaned], [conflict] label the
         ones not to take as settled."""
+        checked_texts(about=about, status=status, repo=repo)
+
         def answer(s: Store) -> str:
             target, found = view.select(s, about, status, repo)
             return view.compact_list(target, found, config().confirm_threshold)
@@ -56,6 +64,8 @@ def register(server: MCPServer, graph: Any) -> list[str]:
     def memory(name: str, repo: str | None = None) -> str:
         """What the project knows about a module or symbol: its responsibility and the points people get wrong,
         the decisions about it, and its summary and interface."""
+        checked_texts(name=name, repo=repo)
+
         def answer(s: Store) -> str:
             threshold = config().confirm_threshold
             return view.compact_memory(view.memory_of(s, name, threshold, repo), threshold)

@@ -3,8 +3,9 @@
 Neo4j Browser fetches remote guides (`:play URL`) and styles (`:style URL`) only from hosts on the server's
 allowlist, `browser.remote_content_hostname_allowlist`, which is `guides.neo4j.com,localhost` by default: so the
 URLs say `localhost`, never `127.0.0.1`. Browser runs on another origin (the Neo4j HTTP port) and sends headers of
-its own (`cache-control`, `pragma`, `sentry-trace`), so every answer carries CORS headers and preflight requests
-are answered with the headers they ask for.
+its own (`cache-control`, `pragma`, `sentry-trace`), so answers carry CORS headers, but only for Browser's own
+origins (http://localhost:<http port> and http://127.0.0.1:<http port>): the guide lists the graph's repositories,
+and any other web page open while `kg browser` runs must not read it. Every value put into a page is escaped.
 
     /            redirects to Neo4j Browser with the guide open (`?cmd=play&arg=<guide URL>`)
     /guide.html  the guide, built from the graph at each request (`?repo=NAME` for another repository)
@@ -14,6 +15,7 @@ are answered with the headers they ask for.
 from __future__ import annotations
 
 import threading
+from html import escape
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -38,12 +40,21 @@ def browser_url(http_port: int, bolt_port: int, guide_port: int, user: str = "ne
             f"&cmd=play&arg={quote(guide_url, safe='')}")
 
 
+def browser_origins(browser: str) -> set[str]:
+    """The origins allowed to read the guide: Browser's, under both names of the loopback host."""
+    url = urlsplit(browser)
+    if not url.port:
+        return set()
+    return {f"{url.scheme}://{host}:{url.port}" for host in ("localhost", "127.0.0.1")}
+
+
 class GuideServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, store: Store, port: int, browser: str) -> None:
         self.store = store
         self.browser = browser
+        self.origins = browser_origins(browser)
         self.base_url = f"http://{GUIDE_HOST}:{port}"
         super().__init__(("127.0.0.1", port), _Handler)
 
@@ -71,7 +82,8 @@ class _Handler(BaseHTTPRequestHandler):
                 page = guide.render(self.server.store, repo, self.server.base_url)
                 status = HTTPStatus.OK
             except KgError as e:  # an unknown repo or a graph that went away: say so on the page
-                page = f"<article><slide><h3>kg could not build the guide</h3><p>{e}</p></slide></article>"
+                page = (f"<article><slide><h3>kg could not build the guide</h3><p>{escape(str(e), quote=False)}</p>"
+                        "</slide></article>")
                 status = HTTPStatus.OK
             self._answer(status, page.encode(), "text/html; charset=utf-8")
             return
@@ -87,7 +99,11 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def _cors(self) -> None:
-        self.send_header("Access-Control-Allow-Origin", "*")
+        origin = self.headers.get("Origin")
+        if origin not in self.server.origins:  # no CORS headers: a page of any other origin cannot read the answer
+            return
+        self.send_header("Access-Control-Allow-Origin", origin)
+        self.send_header("Vary", "Origin")
         self.send_header("Access-Control-Allow-Methods", "GET, OPTIONS")
         # Browser adds its own headers (cache-control, pragma, sentry-trace...): allow whatever the preflight names.
         asked = self.headers.get("Access-Control-Request-Headers")

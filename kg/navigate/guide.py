@@ -60,8 +60,10 @@ def examples(store: Store, repo: str) -> Examples:
     caller = max(code, key=lambda r: r["fan_out"], default=None)
     far, length = None, 0
     if hub:
-        chains = store.read("callers", repo=repo, qname=hub["symbol"], depth=6, min_confidence=0.0, evidence="all",
-                            limit=500)
+        # Four steps of static edges find a far caller for the path example; six steps with observed edges on a
+        # hub of a real project (flask's decorator wrapper) ran for over ten minutes before the guide could answer.
+        chains = store.read("callers", repo=repo, qname=hub["symbol"], depth=4, min_confidence=0.0,
+                            evidence="static", limit=500)
         if chains:
             best = max(chains, key=lambda r: (r["depth"], r["confidence"]))
             if best["kind"] != "module":

@@ -48,6 +48,7 @@ MAX_PARAMS = 100_000  # cypher's params JSON
 MAX_SYMBOLS = 100  # entries of a `symbols` list
 MAX_LIMIT = 1_000  # rows per answer
 MAX_ERROR = 1_500  # characters of an error an MCP client gets
+MAX_ANSWER = 200_000  # characters of an answer: the client pays per token, and serialising 24 MB took minutes
 
 INSTRUCTIONS = (
     "kg answers questions about code from a Neo4j graph of modules, symbols, calls, imports and inheritance. "
@@ -77,7 +78,7 @@ class Graph:
         try:
             if self._store is None:
                 self._store = open_graph(self.settings)
-            return question(self._store)
+            return capped(question(self._store))
         except KgError as e:
             raise ToolError(for_mcp(str(e))) from e
 
@@ -86,8 +87,21 @@ class Graph:
             self._store.close()
 
 
+def capped(answer: str) -> str:
+    """At most MAX_ANSWER characters of `answer`, saying what was cut."""
+    if len(answer) <= MAX_ANSWER:
+        return answer
+    return (answer[:MAX_ANSWER] + f"\n… (cut: the answer is {len(answer):,} characters and kg sends at most "
+            f"{MAX_ANSWER:,}; ask for fewer rows or smaller values)")
+
+
 # The library's errors name CLI flags and commands; an MCP client changes arguments, or asks its user to run kg.
 _FOR_MCP = [
+    # Lucene's limits on a full-text search (TooManyClauses, "automaton too large") as what to change in the call
+    (re.compile(r"^Neo4j refused the query: .*(?:TooManyClauses|maxClauseCount|automaton|too many clauses).*$",
+                re.IGNORECASE | re.DOTALL),
+     "the name is too long or has too many words for the full-text search: give a shorter name (a dotted name, "
+     "a path or a few words)"),
     (re.compile(r"try `kg find [^`]*` for fuzzy matches"), "use the `find` tool for fuzzy matches"),
     (re.compile(r"\(try `kg impact ([^`]*)`\)"), r"(use the `impact` tool on \1)"),
     (re.compile(r"--since and --staged do not go together: pick one"), "give `since` or `staged`, not both"),
@@ -122,10 +136,21 @@ def _checked(limit: int, depth: int | None = None, symbols: list[str] | None = N
     if depth is not None:
         _range("depth", depth, 1, answers.MAX_DEPTH)
     if symbols is not None:
-        if not 1 <= len(symbols) <= MAX_SYMBOLS:
-            raise ToolError(f"`symbols` has {len(symbols)} entries; give 1 to {MAX_SYMBOLS}")
-        for symbol in symbols:
-            _text("symbols", symbol)
+        checked_names("symbols", symbols)
+    for name, value in texts.items():
+        _text(name, value)
+
+
+def checked_names(name: str, values: list[str]) -> None:
+    """A list argument of names: 1 to MAX_SYMBOLS entries, each up to MAX_TEXT characters."""
+    if not 1 <= len(values) <= MAX_SYMBOLS:
+        raise ToolError(f"`{name}` has {len(values):,} entries; give 1 to {MAX_SYMBOLS}")
+    for value in values:
+        _text(name, value)
+
+
+def checked_texts(**texts: str | None) -> None:
+    """Name-like arguments: each up to MAX_TEXT characters."""
     for name, value in texts.items():
         _text(name, value)
 
@@ -277,6 +302,28 @@ def request_id(line: str) -> int | str | None:
     return None
 
 
+def _bad_id(line: str) -> bool:
+    """Whether `line` has a top-level `id` that is not a string or an integer (null, 1.5, true, an object): the
+    library would take such a request for a notification and never answer it."""
+    depth = 0
+    for m in _JSON_TOKEN.finditer(line):
+        token = m.group()
+        if token in "[{":
+            depth += 1
+        elif token in "]}":
+            depth -= 1
+        elif depth == 1 and token == '"id"':
+            rest = line[m.end():].lstrip()
+            if not rest.startswith(":"):
+                continue
+            try:
+                value, _ = json.JSONDecoder().raw_decode(rest[1:].lstrip())
+            except ValueError:
+                return False  # not JSON: answered as a parse error
+            return not isinstance(value, int | str) or isinstance(value, bool)
+    return False
+
+
 def refusal(line: str) -> types.JSONRPCError | None:
     """None when the MCP library can read `line`, else the JSON-RPC error that answers it."""
     if len(line) > MAX_REQUEST_CHARS:
@@ -285,6 +332,8 @@ def refusal(line: str) -> types.JSONRPCError | None:
     if (depth := nesting(line)) > MAX_NESTING:
         return _error(line, types.INVALID_REQUEST, f"the request nests {depth:,} levels deep; kg accepts at most "
                                                    f"{MAX_NESTING}")
+    if _bad_id(line):
+        return _error(line, types.INVALID_REQUEST, "the request's `id` must be a string or an integer")
     try:
         types.jsonrpc_message_adapter.validate_json(line, by_name=False)
         return None
@@ -317,11 +366,22 @@ class CheckedStdin:
         self.replies = write_stream
         self._ready.set()
 
-    async def lines(self, source: Any) -> AsyncIterator[str]:
-        async for line in source:
+    async def lines(self, source: TextIOWrapper) -> AsyncIterator[str]:
+        def read(size: int) -> Any:
+            return anyio.to_thread.run_sync(source.readline, size)
+
+        while line := await read(MAX_REQUEST_CHARS + 1):  # never more than one request's worth held
             if not line.strip():
                 continue
-            error = refusal(line)
+            if len(line) > MAX_REQUEST_CHARS and not line.endswith("\n"):
+                size = len(line)
+                while (rest := await read(MAX_REQUEST_CHARS)) and not rest.endswith("\n"):
+                    size += len(rest)  # the rest of the line is read and dropped, a piece at a time
+                size += len(rest.rstrip("\n"))
+                error = _error(line, types.INVALID_REQUEST, f"the request is {size:,} characters; kg accepts at most "
+                                                            f"{MAX_REQUEST_CHARS:,} per request")
+            else:
+                error = refusal(line)
             if error is None:
                 yield line
                 continue
@@ -335,7 +395,7 @@ class CheckedStdin:
 async def serve_stdio(server: MCPServer) -> None:
     """MCPServer.run_stdio_async with checked stdin (the library has no hook for it, hence the low-level server)."""
     checked = CheckedStdin()
-    stdin = anyio.wrap_file(TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+    stdin = TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
     async with stdio_server(stdin=checked.lines(stdin)) as (read_stream, write_stream):
         checked.attach(write_stream)
         low = server._lowlevel_server

@@ -1,7 +1,8 @@
 """From a task to ranked files: four signals, each a ranking of its own, fused by a weighted sum of scores.
 
     names     the code names the text mentions (kg.retrieve.text) looked up exactly; a file scores by the names it
-              defines, each weighted by its shape (a traceback frame beats a bare identifier) and its rarity
+              defines, each weighted by its shape (a traceback frame beats a bare identifier) and its rarity, and
+              counted once per file however many of its symbols carry the name
     fulltext  Lucene (BM25) over each file's words and over each symbol's words (`module_words`, `symbol_words`)
     vectors   the task's embedding against symbol and module embeddings (`symbol_embedding`, `module_embedding`)
     graph     personalised PageRank over the CALLS/IMPORTS/INHERITS ties of the best files of the other signals,
@@ -105,11 +106,14 @@ def names_signal(store: Store, repo: str, task: TaskText, files_in_repo: int) ->
             hits = qualified  # `Class.method`: the ones whose dotted name ends so
         paths = {h["path"] for h in hits}
         idf = math.log(1 + n / len(paths))
-        for h in hits:
+        counted: set[str] = set()
+        for h in sorted(hits, key=lambda h: h["kind"] == "variable"):
+            # a name counts once per file: five `collect` methods in one file are not five mentions of it
             kind = h["kind"]
             reason = f"{kind} {h['qname']}" if kind != "module" else f"file {h['path']}"
-            evidence[h["path"]].add(weight * idf / (1 + 0.5 * (kind == "variable")), reason,
-                                    h["qname"] if kind != "module" else None)
+            score = 0.0 if h["path"] in counted else weight * idf / (1 + 0.5 * (kind == "variable"))
+            counted.add(h["path"])
+            evidence[h["path"]].add(score, reason, h["qname"] if kind != "module" else None)
     return SignalRanking("names", _ranked(evidence))
 
 
@@ -122,17 +126,22 @@ def lucene_query(words: Iterable[str], boosted: frozenset[str] = frozenset()) ->
     return " ".join(f'"{w}"^2' if w in boosted else f'"{w}"' for w in words if w.replace("_", "").isalnum())
 
 
-def fulltext_signal(store: Store, repo: str, task: TaskText, symbol_share: float = 0.5) -> SignalRanking:
-    """BM25 of each file's words, plus the best symbols' BM25 credited to their files (names matter more there)."""
+def fulltext_signal(store: Store, repo: str, task: TaskText, symbol_share: float = 0.5,
+                    repos: int = 1) -> SignalRanking:
+    """BM25 of each file's words, plus the best symbols' BM25 credited to their files (names matter more there).
+    The Lucene indexes hold every repository, so more candidates are fetched the more repositories share them:
+    another repository's copies of the same files must not crowd this one's out of the answer."""
+    spread = 5 * min(repos, 20)
     query = lucene_query(task.query_words(QUERY_WORDS), task.title_words)
     evidence: dict[str, Evidence] = defaultdict(Evidence)
     if not query:
         return SignalRanking("fulltext", [])
-    modules = store.read("retrieve/fulltext_modules", repo=repo, query=query, limit=DEPTH)
+    modules = store.read("retrieve/fulltext_modules", repo=repo, query=query, limit=DEPTH,
+                         candidates=DEPTH * spread)
     top = modules[0]["score"] if modules else 1.0
     for r in modules:
         evidence[r["path"]].add(r["score"] / top)
-    symbols = store.read("retrieve/fulltext_symbols", repo=repo, query=query, limit=100)
+    symbols = store.read("retrieve/fulltext_symbols", repo=repo, query=query, limit=100, candidates=100 * spread)
     top = symbols[0]["score"] if symbols else 1.0
     seen: dict[str, int] = defaultdict(int)
     for r in symbols:

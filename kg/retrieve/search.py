@@ -75,7 +75,7 @@ def retrieve(store: Store, repo: str, text: str, weights: Weights | None = None,
     if "names" in signals:
         jobs["names"] = lambda: names_signal(store, repo, task, status["files"])
     if "fulltext" in signals:
-        jobs["fulltext"] = lambda: fulltext_signal(store, repo, task)
+        jobs["fulltext"] = lambda: fulltext_signal(store, repo, task, repos=status["repos"])
     if "vectors" in signals:
         jobs["vectors"] = lambda: _vectors(store, repo, task, status, embedder)
     with ThreadPoolExecutor(max_workers=len(jobs) or 1) as pool:

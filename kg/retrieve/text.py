@@ -24,6 +24,9 @@ MAX_TASK_CHARS = 20_000  # a pasted log is cut to this before anything reads it 
 
 # shape → weight: how strongly a mention of that shape points at the file that defines it
 WEIGHTS = {"frame": 3.0, "file": 2.5, "dotted": 2.0, "code": 1.5, "identifier": 1.0, "error": 0.5, "word": 0.25}
+# A traceback's last frames are where the error happened, its first ones the entry point every error passes through:
+# a frame `depth` frames above the innermost one weighs WEIGHTS["frame"] × (1 + FRAME_BOOST × 0.5 ** depth).
+FRAME_BOOST = 1.0
 
 _FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>[\w<>.]+))?')
 _PYTEST_FRAME = re.compile(r"^(?P<path>[\w./\\-]+\.py):(?P<line>\d+):?(?:\s+in\s+(?P<func>\w+))?", re.MULTILINE)
@@ -56,9 +59,12 @@ class Mention:
     text: str
     shape: str  # a key of WEIGHTS
     line: int | None = None  # traceback frames only
+    depth: int | None = None  # traceback frames only: how many frames lie between this one and the error
 
     @property
     def weight(self) -> float:
+        if self.shape == "frame" and self.depth is not None:
+            return WEIGHTS["frame"] * (1 + FRAME_BOOST * 0.5 ** self.depth)
         return WEIGHTS[self.shape]
 
     @property
@@ -117,22 +123,20 @@ def read_task(text: str, limit: int = MAX_TASK_CHARS) -> TaskText:
     text, was_cut = cut_text(text or "", limit)
     mentions: dict[tuple[str, str], Mention] = {}
 
-    def add(name: str, shape: str, line: int | None = None) -> None:
+    def add(name: str, shape: str, line: int | None = None, depth: int | None = None) -> None:
         name = name.strip().strip(".,:;()[]{}'\"").replace("\\", "/")
         if not name or name.lower() in _COMMON_CODE or len(name) < 3:
             return
         key = (name, shape)
-        if key not in mentions:
-            mentions[key] = Mention(name, shape, line)
+        if key not in mentions or depth is not None and depth < (mentions[key].depth or 0):
+            mentions[key] = Mention(name, shape, line, depth)
 
-    for m in _FRAME.finditer(text):
-        add(_project_path(m["path"]), "frame", int(m["line"]))
+    frames = sorted([*_FRAME.finditer(text), *_PYTEST_FRAME.finditer(text)], key=lambda m: m.start())
+    for i, m in enumerate(frames):
+        depth = len(frames) - 1 - i  # 0: the innermost frame, where the error was raised
+        add(_project_path(m["path"]), "frame", int(m["line"]), depth)
         if m["func"] and not m["func"].startswith("<"):
-            add(m["func"], "frame")
-    for m in _PYTEST_FRAME.finditer(text):
-        add(_project_path(m["path"]), "frame", int(m["line"]))
-        if m["func"]:
-            add(m["func"], "frame")
+            add(m["func"], "frame", depth=depth)
     for m in _FILE.finditer(text):
         add(m["path"], "file")
     code = [*_TICKED.findall(text), *_FENCE.findall(text)]

@@ -37,6 +37,7 @@ class EmbedReport:
     considered: int = 0
     embedded: dict[str, int] = field(default_factory=dict)  # label → count
     rebuilt_index: bool = False
+    dropped: int = 0  # stale vectors removed from nodes that are not embedded any more
     seconds: float = 0.0
 
     @property
@@ -91,13 +92,20 @@ def sync(store: Store, repo: str, embedder: Embedder, paths: list[str] | None = 
     rows = store.read("retrieve/embed_rows", repo=repo, paths=paths)
     report.considered = len(rows)
     todo = []
+    stale = []  # vectors an earlier rule or run left on nodes that are not embedded now
     for row in rows:
         if is_test(row["path"]):
-            continue  # tests are found by name, full text and the tests section; embedding them would double the cost
+            # tests are found by name, full text and the tests section; embedding them would double the cost
+            if row["embed_key"] is not None:
+                stale.append(row["key"])
+            continue
         text = node_text(row)
         key = embed_key(embedder.model_id, text)
         if key != row["embed_key"]:
             todo.append((row["label"], row["key"], text, key))
+    if stale:
+        store.write("retrieve/embed_drop", keys=stale)
+        report.dropped = len(stale)
     todo.sort(key=lambda t: len(t[2]))  # similar lengths batch together: less padding, faster
     tick = progress or (lambda stage, done, total: None)
     tick("embed", 0, len(todo))

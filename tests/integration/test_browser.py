@@ -115,11 +115,14 @@ def test_guide_server_answers_browser_across_origins(shop: Store) -> None:
         preflight = urllib.request.Request(f"http://localhost:{port}/guide.html", method="OPTIONS", headers={
             "Origin": "http://127.0.0.1:7474", "Access-Control-Request-Headers": "cache-control,pragma,sentry-trace"})
         with urllib.request.urlopen(preflight) as answer:
-            assert answer.headers["Access-Control-Allow-Origin"] == "*"
+            assert answer.headers["Access-Control-Allow-Origin"] == "http://127.0.0.1:7474"
             assert "sentry-trace" in answer.headers["Access-Control-Allow-Headers"]
-        with urllib.request.urlopen(f"http://localhost:{port}/guide.html?repo=tinyshop") as answer:
-            assert answer.headers["Access-Control-Allow-Origin"] == "*"
-            assert "<slide" in answer.read().decode()
+        for origin in ("http://127.0.0.1:7474", "http://localhost:7474"):  # Browser, under either name
+            asked = urllib.request.Request(f"http://localhost:{port}/guide.html?repo=tinyshop",
+                                           headers={"Origin": origin})
+            with urllib.request.urlopen(asked) as answer:
+                assert answer.headers["Access-Control-Allow-Origin"] == origin
+                assert "<slide" in answer.read().decode()
         with urllib.request.urlopen(f"http://localhost:{port}/kg.grass") as answer:
             style = answer.read().decode()
         colours = dict(re.findall(r"node\.(\w+) \{[^}]*?color: (#[0-9A-F]{6})", style))
@@ -128,6 +131,27 @@ def test_guide_server_answers_browser_across_origins(shop: Store) -> None:
         assert 'relationship.CALLS {' in style and 'caption: "{confidence}"' in style
         with urllib.request.urlopen(f"http://localhost:{port}/guide.html?repo=nope") as answer:
             assert "no repository named 'nope'" in answer.read().decode()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_guide_server_escapes_what_it_echoes_and_answers_no_other_origin(shop: Store) -> None:
+    """The attack report's reflected XSS (`?repo=<svg onload=…>`) and cross-origin read (any page, CORS `*`)."""
+    port = free_port()
+    server = browser.start(shop, port, "http://127.0.0.1:7474/browser/?cmd=play")
+    try:
+        payload = "%3Csvg%20onload%3Ddocument.title%3Dorigin%3E"
+        with urllib.request.urlopen(f"http://localhost:{port}/guide.html?repo={payload}") as answer:
+            page = answer.read().decode()
+        assert "<svg" not in page and "&lt;svg onload=document.title=origin&gt;" in page
+        for origin in ("http://evil.example", "http://127.0.0.1:17801", "null", "http://localhost:7475"):
+            for method in ("GET", "OPTIONS"):
+                asked = urllib.request.Request(f"http://localhost:{port}/guide.html?repo=tinyshop", method=method,
+                                               headers={"Origin": origin, "Access-Control-Request-Headers": "x-a"})
+                with urllib.request.urlopen(asked) as answer:
+                    assert "Access-Control-Allow-Origin" not in answer.headers, (origin, method)
+                    assert "Access-Control-Allow-Headers" not in answer.headers
     finally:
         server.shutdown()
         server.server_close()

@@ -76,7 +76,7 @@ def test_export_import_export_is_byte_identical_even_from_a_wiped_graph(store: S
     store.write("graph_wipe")  # a fresh clone: an empty graph, the code ingested again, then the memory files
     Ingestor(store, remembered, repo="tinyshop").run()
     assert items.load(store, "tinyshop") == []
-    report = files.import_folder(store, writer, folder)
+    report = files.import_folder(store, writer, folder, confirm=True)  # a person vouches for the files
     assert sorted(report.restored) == sorted(before) and report.created == []
     after = {i.id: i.to_dict(0.8) for i in items.load(store, "tinyshop")}
     assert after == before  # flags too: stale stays stale, conflicts and supersessions come back
@@ -115,8 +115,9 @@ def test_edits_come_back_merged_and_a_concurrent_edit_becomes_a_conflict(store: 
     assert mine and mine[0].status == "proposed"
     assert {c.other: c.kind for c in mine[0].conflicts}[first.id] == "concurrent"
     new = [i for i in items.load(store, "tinyshop") if i.text == "Cart.add appends one line per call"]
-    assert new and new[0].status == "confirmed" and new[0].about == ["shop/cart.py#shop.cart.Cart.add"]
-    assert new[0].source == "import"
+    # the file said confirmed, but only a person confirms: it lands proposed, as the importing person's
+    assert new and new[0].status == "proposed" and new[0].about == ["shop/cart.py#shop.cart.Cart.add"]
+    assert (new[0].source, new[0].author) == ("import", "Ada")
 
 
 @pytest.mark.parametrize(("mangle", "where", "message"), [
@@ -128,6 +129,11 @@ def test_edits_come_back_merged_and_a_concurrent_edit_becomes_a_conflict(store: 
     (lambda t: t.replace("---\n", "", 1), "shop/cart.py.md:1:", "front matter"),
     (lambda t: t.replace("**Why:** orders", "Also orders", 1), "shop/cart.py.md:", "one paragraph"),
     (lambda t: t + "\n### A stray heading\n", "shop/cart.py.md:", "unexpected heading"),
+    # sent to Neo4j as written: a wrong type used to fail halfway through the import (attack report #8)
+    (lambda t: t.replace("status: confirmed", "supersedes: [1, 2]\nstatus: confirmed", 1), "shop/cart.py.md:",
+     "supersedes must be a list of decision ids"),
+    (lambda t: t.replace("status: confirmed", "conflicts: [1, 2]\nstatus: confirmed", 1), "shop/cart.py.md:",
+     "conflicts must be a list"),
 ])
 def test_a_hand_broken_file_is_one_line_and_nothing_is_imported(store: Store, remembered: Path, tmp_path: Path,
                                                                mangle, where: str, message: str) -> None:

@@ -75,6 +75,38 @@ def test_embeddings_are_incremental_by_content(store: Store, tmp_path: Path) -> 
 
 
 @needs_model
+def test_a_stale_vector_on_a_node_not_embedded_now_is_forgotten(store: Store, tmp_path: Path) -> None:
+    """A repository stepped through many ingests must rank as one ingested fresh: a vector an earlier rule left on
+    a test function (tests are not embedded) is removed by the next sync and no longer ranks."""
+    _shop(store, tmp_path)
+    key = "shop:tests.test_cart.test_bulk_discount"
+    assert store.read_text(f"MATCH (s:Symbol {{key: '{key}'}}) RETURN s.embedding IS NULL AS bare") == [{"bare": True}]
+    store.write("retrieve/embed_put_symbols", [{"key": key, "vector": MODEL.embed(["bulk discount"])[0],
+                                                "embed_key": "old"}])
+    before = retrieve(store, "shop", "bulk discount", signals=("vectors",), embedder=MODEL)
+    assert "tests/test_cart.py" in before.paths()
+    report = vectors.sync(store, "shop", MODEL)  # type: ignore[arg-type]
+    assert report.dropped == 1 and report.total == 0
+    after = retrieve(store, "shop", "bulk discount", signals=("vectors",), embedder=MODEL)
+    assert "tests/test_cart.py" not in after.paths() and after.paths()
+
+
+def test_a_name_counts_once_per_file_however_many_symbols_carry_it(store: Store, tmp_path: Path) -> None:
+    """Five `run` methods in one file are one mention of `run`, not five: the file defining both names the report
+    mentions (`run` and `prepare_job`) ranks first."""
+    root = tmp_path / "jobs"
+    root.mkdir()
+    (root / "runners.py").write_text("".join(f"class R{i}:\n    def run(self):\n        return {i}\n\n\n"
+                                             for i in range(5)))
+    (root / "job.py").write_text("def run():\n    return prepare_job()\n\n\ndef prepare_job():\n    return 1\n")
+    (root / "other.py").write_text("def unrelated():\n    return 2\n")
+    Ingestor(store, root, repo="jobs").run()
+    found = retrieve(store, "jobs", "run() crashes inside prepare_job()", signals=("names",),
+                     embedder=embed.load("none"))
+    assert found.paths()[:2] == ["job.py", "runners.py"]
+
+
+@needs_model
 def test_a_vector_index_of_another_dimension_is_rebuilt(store: Store, tmp_path: Path) -> None:
     _shop(store, tmp_path, embedded=False)
     store.write_statements("retrieve/vector_indexes_drop")

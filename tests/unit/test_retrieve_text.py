@@ -32,6 +32,18 @@ def test_traceback_frames_give_project_paths_and_functions() -> None:
     assert task.mentions[0].shape == "frame"  # strongest first
 
 
+def test_the_frames_nearest_the_error_weigh_most() -> None:
+    """The innermost frame (where the error was raised) outweighs the entry point above it; a name seen in several
+    frames keeps its deepest position."""
+    task = read_task(TRACEBACK)
+    by_text = {m.text: m for m in task.mentions}
+    assert by_text["shop/storage.py"].depth == 0 and by_text["shop/cart.py"].depth == 1
+    assert by_text["save"].weight > by_text["checkout"].weight > by_text["AttributeError"].weight
+    assert task.mentions[0].text in ("shop/storage.py", "save")
+    again = read_task(TRACEBACK + '  File "shop/cart.py", line 40, in checkout\n')
+    assert {m.text: m for m in again.mentions}["shop/cart.py"].depth == 0
+
+
 def test_dotted_names_identifiers_and_quoted_code() -> None:
     task = read_task("I think `cached_eval` should be inlined into MarkEvaluator._istrue; see _pytest/mark/evaluate.py"
                      " and call evaluate_condition() instead.")

@@ -94,9 +94,12 @@ def _record(frame, code) -> None:
 
 
 def _on_call(frame, event, arg):  # sys.settrace: called for 'call' events only, since it returns None
+    files = _files
+    if files is None:  # the interpreter is shutting down and has cleared this module's globals
+        return None
     code = frame.f_code
     name = code.co_filename
-    if (_files[name] if name in _files else _classify(name)) is not None:
+    if (files[name] if name in files else _classify(name)) is not None:
         _record(frame, code)
     return None
 
