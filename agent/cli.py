@@ -19,6 +19,7 @@ from kg.agent.plan import load_plan
 from kg.agent.tokens import Tokenizer, encoding_for
 from kg.agent.tools import TOOL_NAMES, tool_specs
 from kg.agent.workspace import Workspace
+from kg.ingest.cache import project_cache_dir
 from rich.table import Table
 
 from kg.cli import Context, emit_json, err, json_option, out, pass_context
@@ -319,7 +320,9 @@ def relate(ctx: Context, plan_path: Path, workspace: Path | None, repo: str | No
         for ref in (r["name"] for r in store.read("agent/reference_repos")):
             with progress_bar(enabled=not as_json and err.is_terminal) as progress:
                 embed_if_needed(store, ref, progress, on_start=lambda m: err.print(f"[dim]{m}[/]", highlight=False))
-        report = relate_plan(store, plan, repo, llm, ctx.settings.project / ".kg" / "cache" / "relate-llm.json")
+        # in the user's cache folder: a file in the project could be shipped by the repository (forged verdicts, or a
+        # link the write would follow)
+        report = relate_plan(store, plan, repo, llm, project_cache_dir(ctx.settings.project) / "relate-llm.json")
     if as_json:
         return emit_json(report.to_dict())
     if report.skipped:

@@ -3,11 +3,12 @@
 Refused: empty and absolute paths, drive letters, `..`, anything that resolves outside the root once symlinks are
 followed (a link inside the workspace pointing out of it), and control files: whatever git, kg or a shell would
 read as instructions rather than as project code — `.git/` (config, hooks), `.kg/` (the graph's data and password),
-`.agent/` (kg's project file), `.gitattributes` (filter drivers), `.gitmodules`, `.lfsconfig`, `.gitconfig` and
-`.envrc`. Names are compared the way some file system could fold them (case, Unicode compatibility forms, the
-invisible characters HFS+ ignores, NTFS's trailing dots and spaces, `::$DATA` streams and `GIT~1` short names), and
-both as given and once symlinks are followed, so `.GIT/config`, `./.git/`, `.git./`, `.g\u200cit` and a link to
-`.git` are all refused.
+`.agent/` (kg's project file), `.agent-memory/` (what `kg memory import` restores as a person's decisions),
+`.gitattributes` (filter drivers), `.gitmodules`, `.lfsconfig`, `.gitconfig`, `.envrc` and Mercurial's `.hg/`.
+Names are compared the way some file system could fold them (case, Unicode compatibility forms, the invisible
+characters HFS+ ignores, NTFS's trailing dots and spaces, `::$DATA` streams and 8.3 short names such as `GIT~1` or
+`GITATT~1`), and both as given and once symlinks are followed, so `.GIT/config`, `./.git/`, `.git./`, `.g\u200cit`
+and a link to `.git` are all refused.
 
 Writes open the final component with O_NOFOLLOW and without truncating, check what was opened (a regular file with
 no other hard link, so a link to a file outside is never written through), then replace its content. Content over
@@ -41,11 +42,17 @@ CONTROL_NAMES = {
     ".gitconfig": "git configuration",
     ".lfsconfig": "git-lfs configuration",
     ".envrc": "a shell environment file that direnv runs",
+    ".agent-memory": "project memory that `kg memory import` restores as written (decisions a person confirmed)",
+    ".hg": "Mercurial's repository folder (hgrc, hooks)",
 }
 # Characters HFS+ ignores in names (git's own list for core.protectHFS) and other invisible format characters.
 _INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
                         "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]")
-_SHORT_NAME = re.compile(r"^(git|kg|agent|gitattributes|gitmodules)~\d+$")  # NTFS 8.3 names (`GIT~1` is `.git`)
+# NTFS 8.3 names of the control names: the first six characters after the dot (`GIT~1` is `.git`, `GITATT~1` is
+# `.gitattributes`), the whole name, and the hashed forms Windows falls back to (git's own list).
+_SHORT_STEMS = sorted({n.lstrip(".")[:6] for n in CONTROL_NAMES} | {n.lstrip(".") for n in CONTROL_NAMES}
+                      | {"gi7d29", "gi7eba"})
+_SHORT_NAME = re.compile(rf"^(?:{'|'.join(map(re.escape, _SHORT_STEMS))})~\d+$")
 
 
 def fold(name: str) -> str:
@@ -89,6 +96,11 @@ class Workspace:
             raise WorkspaceError("path is empty: give a path relative to the workspace")
         if "\x00" in path or "\\" in path:
             raise WorkspaceError(f"path {shorten(path)} has a NUL or backslash: use a plain posix relative path")
+        try:  # a lone surrogate would make a file whose name is not UTF-8: no graph or report can carry it
+            path.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise WorkspaceError(f"path {shorten(path)} is not valid text (a lone surrogate at character "
+                                 f"{e.start}): use UTF-8 names") from e
         rel = PurePosixPath(path.strip())
         if rel.is_absolute() or re.match(r"^[A-Za-z]:", path):
             raise WorkspaceError(f"path {shorten(path)} is absolute: give a path relative to the workspace")

@@ -6,12 +6,18 @@ grammar opens a new, empty cache instead of serving parses the new code would no
 can never be stale, only missing. Entries are read
 one by one when needed and written in one transaction per run: saving costs what the run parsed, not the size of
 the repository. A cache that cannot be read (another version, a torn file) is treated as empty.
+
+Entries are pickles, and unpickling runs code named by the data, so the cache must only ever hold what kg itself
+wrote: it lives in the user's own cache folder (`project_cache_dir`, 0700), never in the project, because a
+repository can commit any file under its own tree (`.kg/cache/` included) and both the file name and the keys are
+computable by whoever writes it.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import pickle
 import re
 import sqlite3
@@ -21,6 +27,9 @@ from importlib import metadata
 from pathlib import Path
 
 from kg.ingest.facts import ParsedFile
+
+from kg.server.build import cache_root
+from kg.server.state import make_private_dir
 
 # The distributions whose code runs in a parse besides kg's own: the tree-sitter runtime and every grammar.
 PARSING_DISTRIBUTIONS = ("tree-sitter", "tree-sitter-python", "tree-sitter-javascript", "tree-sitter-typescript",
@@ -50,6 +59,14 @@ def _installed(name: str) -> str:
         return metadata.version(name)
     except metadata.PackageNotFoundError:
         return "absent"
+
+
+def project_cache_dir(project: Path) -> Path:
+    """The folder of one project's parse caches in the user's own cache folder (`KG_CACHE_DIR`, else
+    `~/.cache/kg`): `parses/<digest of the project's real path>`, so two checkouts never share one, and out of every
+    repository's reach (see the module's docstring)."""
+    real = os.fsencode(Path(project).resolve())
+    return cache_root() / "parses" / hashlib.sha256(real).hexdigest()[:16]
 
 
 def cache_path(cache_dir: Path, repo: str) -> Path:
@@ -122,7 +139,7 @@ class ParseCache:
             return False
         if self._db is None:
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                make_private_dir(self.path.parent)  # parses of private code are as private as the code
                 self._db = sqlite3.connect(self.path)
                 self._db.execute("CREATE TABLE IF NOT EXISTS parses (hash TEXT PRIMARY KEY, entry BLOB NOT NULL)")
             except (OSError, sqlite3.Error):  # no folder for it, unreadable, not a database: run without a disk cache

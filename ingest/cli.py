@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from kg.ingest.cache import project_cache_dir
 from kg.ingest.pipeline import Ingestor, IngestReport
 from kg.ingest.writer import GraphWriter
 from rich.console import Group
@@ -54,7 +55,7 @@ def ingest(ctx: Context, path: Path, repo: str | None, role: str, excludes: tupl
     with ctx.open_graph() as store:
         with progress_bar(enabled=not as_json and out.is_terminal) as progress:
             ingestor = Ingestor(store, path, repo=repo, role=role, excludes=excludes,
-                                cache_dir=ctx.settings.project / ".kg" / "cache", progress=progress)
+                                cache_dir=project_cache_dir(ctx.settings.project), progress=progress)
             report = ingestor.run()
         show(report, first=True)
         if watch:

@@ -9,6 +9,9 @@ is reported as `Skipped` with a one-line reason, so `kg` can tell the user why a
 Ignore rules follow git: `.gitignore` files at every level (a deeper file overrides a shallower one, the last
 matching line wins, `!pattern` re-includes), then `.git/info/exclude`; an ignored directory is pruned before it is
 listed, so its files cannot be re-included (git behaves the same way). `.gitignore` files above `root` are not read.
+A repository (or an agent) writes these files, so matching must stay fast whatever they say: patterns are matched
+with RE2 (linear time; Python's `re` backtracks for minutes on one `*a*a*…*b` line against a 40-character name),
+and a line RE2 cannot take, or longer than MAX_PATTERN_CHARS, is left out and listed as a skipped entry of its file.
 
 Symlinks: a symlinked file or directory is followed only when it resolves inside `root`. A symlinked directory is
 walked at the link's path only if its target was not walked already; the links are handled after the real tree so
@@ -28,7 +31,10 @@ from pathlib import Path
 from typing import Literal
 
 import pathspec
+import re2
 from kg.ingest.documents import document_kind
+
+from kg.errors import InputError
 
 FileKind = Literal["code", "document"]
 
@@ -39,6 +45,9 @@ DEFAULT_MAX_DOCUMENT_BYTES = 1_000_000
 ALWAYS_SKIPPED_DIRS = frozenset(
     {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".kg", ".tox", "dist", "build"}
 )
+
+MAX_PATTERN_CHARS = 1000  # git sets no bound; no real ignore line comes near, and RE2's cost grows with it
+_PATTERNS_PER_SET = 100  # RE2 gives up on one set of very many wildcard patterns (DFA memory): compile in parts
 
 _HEAD_BYTES = 64 * 1024  # read once per file: the binary and minified checks look at no more than this
 _BINARY_PROBE = 8 * 1024
@@ -106,7 +115,45 @@ class _Layer:
     """The patterns of one ignore file, matched against paths relative to the directory it sits in."""
 
     base: str  # "" for root, else "a/b/" (with the slash)
-    spec: pathspec.PathSpec
+    specs: tuple[pathspec.PathSpec, ...]  # the file's lines in order, in parts (see compile_patterns)
+
+    def decision(self, sub: str) -> bool | None:
+        """True: ignored, False: re-included, None: no line matches. The last matching line wins."""
+        for spec in reversed(self.specs):
+            decision = spec.check_file(sub).include
+            if decision is not None:
+                return decision
+        return None
+
+
+def compile_patterns(lines: Sequence[str]) -> tuple[tuple[pathspec.PathSpec, ...], list[str]]:
+    """gitignore `lines` as RE2 matchers, in order, and one note per line left out (`line 3: why`)."""
+    notes: list[str] = []
+    usable = []
+    for number, line in enumerate(lines, 1):
+        if len(line) > MAX_PATTERN_CHARS:
+            notes.append(f"line {number} not used: longer than {MAX_PATTERN_CHARS:,} characters")
+        else:
+            usable.append((number, line))
+    specs: list[pathspec.PathSpec] = []
+
+    def add(part: list[tuple[int, str]]) -> None:
+        try:
+            spec = pathspec.GitIgnoreSpec.from_lines([line for _, line in part], backend="re2")
+        except (ValueError, re2.error) as error:  # a malformed line, or a set too large for RE2: halve it
+            if len(part) == 1:
+                why = "not a valid pattern" if isinstance(error, ValueError) else "too complex to match safely"
+                notes.append(f"line {part[0][0]} not used: {why}")
+            else:
+                add(part[:len(part) // 2])
+                add(part[len(part) // 2:])
+            return
+        if len(spec):
+            specs.append(spec)
+
+    for start in range(0, len(usable), _PATTERNS_PER_SET):
+        add(usable[start:start + _PATTERNS_PER_SET])
+    return tuple(specs), sorted(notes, key=lambda note: int(note.split()[1]))
 
 
 def _read_patterns(path: str) -> list[str]:
@@ -117,17 +164,15 @@ def _read_patterns(path: str) -> list[str]:
         return []
 
 
-def _layer(base: str, ignore_file: str) -> _Layer | None:
-    lines = _read_patterns(ignore_file)
-    spec = pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
-    return _Layer(base, spec) if spec is not None and len(spec) else None
+def _layer(base: str, ignore_file: str) -> tuple[_Layer | None, list[str]]:
+    specs, notes = compile_patterns(_read_patterns(ignore_file))
+    return (_Layer(base, specs) if specs else None), notes
 
 
 def _ignored(rel: str, is_dir: bool, layers: Sequence[_Layer]) -> bool:
     """Git's answer: the deepest ignore file with a matching line decides, its last matching line wins."""
     for layer in reversed(layers):
-        sub = rel[len(layer.base) :] + ("/" if is_dir else "")
-        decision = layer.spec.check_file(sub).include
+        decision = layer.decision(rel[len(layer.base) :] + ("/" if is_dir else ""))
         if decision is not None:
             return decision
     return False
@@ -135,6 +180,26 @@ def _ignored(rel: str, is_dir: bool, layers: Sequence[_Layer]) -> bool:
 
 def _always_skipped(name: str) -> bool:
     return name in ALWAYS_SKIPPED_DIRS or name.endswith(".egg-info")
+
+
+# --- names ------------------------------------------------------------------------------------------------------
+
+# A name is bytes on Linux; Python shows bytes that are not UTF-8 as lone surrogates, which no graph, JSON answer or
+# terminal can carry. Such a file is skipped and listed (one bad name must never stop a whole ingest).
+_NOT_TEXT = "its name is not valid UTF-8: rename it to ingest it"
+
+
+def _is_text(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def printable(path: str) -> str:
+    """`path` as valid text: bytes that are not UTF-8 shown as `\\xff` escapes."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 # --- content checks ---------------------------------------------------------------------------------------------
@@ -171,7 +236,7 @@ def _content_problem(abs_path: str, kind: FileKind) -> str | None:
 @dataclass
 class _Walk:
     root: str  # real path of the root
-    excludes: pathspec.PathSpec | None
+    excludes: _Layer | None
     kind_of: Callable[[str], FileKind | None]
     limits: dict[str, int]
     files: list[SourceFile] = field(default_factory=list)
@@ -186,7 +251,7 @@ class _Walk:
         return real == self.root or real.startswith(self.root + os.sep)
 
     def excluded(self, rel: str, is_dir: bool) -> bool:
-        return self.excludes is not None and self.excludes.match_file(rel + "/" if is_dir else rel)
+        return self.excludes is not None and bool(self.excludes.decision(rel + "/" if is_dir else rel))
 
     def walk_dir(self, abs_dir: str, rel_dir: str, layers: list[_Layer]) -> None:
         """Walk one directory (iteratively, depth first); symlinked subdirectories are deferred."""
@@ -201,8 +266,10 @@ class _Walk:
                 continue  # unreadable, or a virtualenv whatever its name
             prefix = rel_dir + "/" if rel_dir else ""
             if any(entry.name == ".gitignore" for entry in entries):
-                layer = _layer(prefix, os.path.join(abs_dir, ".gitignore"))
+                layer, notes = _layer(prefix, os.path.join(abs_dir, ".gitignore"))
                 layers = layers + [layer] if layer else layers
+                for note in notes:
+                    self.skip(printable(prefix + ".gitignore"), note)
             subdirs = self.visit_entries(entries, prefix, layers)
             stack.extend(reversed([(path, os.path.join(real_dir, name), rel, layers) for path, name, rel in subdirs]))
 
@@ -223,14 +290,15 @@ class _Walk:
         subdirs = []
         for entry in entries:
             rel = prefix + entry.name
+            key = rel if _is_text(rel) else printable(rel)  # RE2 matches text: `*.py` still matches `b\xff.py`
             if self.entry_is_dir(entry):
-                if _always_skipped(entry.name) or _ignored(rel, True, layers) or self.excluded(rel, True):
+                if _always_skipped(entry.name) or _ignored(key, True, layers) or self.excluded(key, True):
                     continue
                 if entry.is_symlink():
                     self.deferred.append((rel, entry.path, layers))
                 else:
                     subdirs.append((entry.path, entry.name, rel))
-            elif not _ignored(rel, False, layers) and not self.excluded(rel, False):
+            elif not _ignored(key, False, layers) and not self.excluded(key, False):
                 self.visit_file(entry, rel)
         return subdirs
 
@@ -243,6 +311,9 @@ class _Walk:
     def visit_file(self, entry: os.DirEntry[str], rel: str) -> None:
         kind = self.kind_of(rel)
         if kind is None:
+            return
+        if not _is_text(rel):  # the file's name or a folder's on its path
+            self.skip(printable(rel), _NOT_TEXT)
             return
         if entry.is_symlink():
             problem = self.symlink_problem(entry.path)
@@ -308,13 +379,19 @@ def walk(
     if kind_of is None:
         is_code = code_matcher()
         kind_of = functools.partial(file_kind, is_code=is_code)
+    exclude_specs, notes = compile_patterns(excludes)
+    if notes:
+        number, why = notes[0].removeprefix("line ").split(" not used: ")
+        raise InputError(f"--exclude {excludes[int(number) - 1][:60]!r} is {why}: give a shorter, simpler pattern")
     state = _Walk(
         root=os.path.realpath(top),
-        excludes=pathspec.GitIgnoreSpec.from_lines(excludes) if excludes else None,
+        excludes=_Layer("", exclude_specs) if exclude_specs else None,
         kind_of=kind_of,
         limits={"code": max_code_bytes, "document": max_document_bytes},
     )
-    info_exclude = _layer("", os.path.join(top, ".git", "info", "exclude"))
+    info_exclude, notes = _layer("", os.path.join(top, ".git", "info", "exclude"))
+    for note in notes:
+        state.skip(".git/info/exclude", note)
     state.walk_dir(top, "", [info_exclude] if info_exclude else [])
     state.follow_deferred()
     files = sorted(state.files, key=lambda source: source.path)

@@ -15,6 +15,10 @@ So every call
   caller's environment;
 - puts every revision after `--end-of-options`, so a revision can never be read as an option; `commit()` checks a
   revision names a commit before anything uses it.
+
+A config whose names are too long for the overrides to fit in an environment (Linux takes 128 KiB per variable and
+about 2 MB in all) cannot be neutralised, so kg runs no git there and says so in one line (an InputError), as it
+does for any other failure to start git.
 """
 
 from __future__ import annotations
@@ -45,6 +49,10 @@ _FIXED = {
 _NAMED = re.compile(r"^(?:(?P<filter>filter\..+)\.(?:clean|smudge|process|required)|diff\..+\.(?:command|textconv)"
                     r"|merge\..+\.driver|(?P<protocol>protocol\..+\.allow)|pager\..+)$", re.IGNORECASE)
 MAX_REVISION = 256
+# Bounds on what a repository's config may make kg put in git's environment: far above any real config (drivers
+# are named like `lfs`), far below the kernel's limits.
+MAX_OVERRIDE_NAME = 1000
+MAX_OVERRIDE_BYTES = 256 * 1024
 
 
 def git(root: Path, *args: str, revisions: tuple[str, ...] = (), paths: tuple[str, ...] = ()) -> str:
@@ -84,6 +92,9 @@ def _run(command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess
                               encoding="utf-8", errors="replace")
     except FileNotFoundError as e:
         raise InputError("git is not installed: install it to use this command") from e
+    except OSError as e:  # e.g. E2BIG, ENOMEM: the command could not start, nothing ran
+        raise InputError(f"git could not be started ({e.strerror or e}): check the repository's git config "
+                         "(`git config --list --show-origin`)") from e
 
 
 def _environment(root: Path) -> dict[str, str]:
@@ -108,11 +119,26 @@ def _environment(root: Path) -> dict[str, str]:
             overrides[key] = "false"
         else:
             overrides[key] = ""
+    _check_fits(root, overrides)
     env["GIT_CONFIG_COUNT"] = str(len(overrides))
     for i, (key, value) in enumerate(overrides.items()):
         env[f"GIT_CONFIG_KEY_{i}"] = key
         env[f"GIT_CONFIG_VALUE_{i}"] = value
     return env
+
+
+def _check_fits(root: Path, overrides: dict[str, str]) -> None:
+    """A one-line InputError when the overrides the repository's config calls for are too large to pass to git."""
+    longest = max(overrides, key=len)
+    if len(longest) > MAX_OVERRIDE_NAME:
+        raise InputError(f"the git config of {root} names a driver or pager `{shorten(longest, 60)}` of "
+                         f"{len(longest):,} characters (kg accepts up to {MAX_OVERRIDE_NAME:,}), so kg runs no git "
+                         "command there: remove that section (`git config --list --show-origin` shows where it is)")
+    size = sum(len(k.encode("utf-8", "surrogateescape")) + len(v) + 40 for k, v in overrides.items())
+    if size > MAX_OVERRIDE_BYTES:
+        raise InputError(f"the git config of {root} names {len(overrides):,} drivers and pagers ({size // 1024:,} KiB "
+                         "of overrides), too many to switch off, so kg runs no git command there: remove the "
+                         "sections it does not need (`git config --list --show-origin` shows them)")
 
 
 def _named_program_keys(root: Path, env: dict[str, str]) -> list[str]:

@@ -202,7 +202,8 @@ def plant(name: str, base: Path) -> Plant:
     return Plant(name, root, marker, live)
 
 
-def on_tty(argv: list[str], env: dict[str, str] | None = None, timeout: float = 120) -> tuple[int, str]:
+def on_tty(argv: list[str], env: dict[str, str] | None = None, timeout: float = 120,
+           cwd: Path | None = None) -> tuple[int, str]:
     """Run `argv` with its stdout and stderr on a pseudo-terminal, as a person's shell would (a pager only starts on
     a terminal); returns the exit code and what it printed."""
     master, slave = pty.openpty()
@@ -221,7 +222,8 @@ def on_tty(argv: list[str], env: dict[str, str] | None = None, timeout: float = 
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
     try:
-        done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, env=env, timeout=timeout)
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, env=env, timeout=timeout,
+                              cwd=cwd)
     finally:
         os.close(slave)
     reader.join(10)

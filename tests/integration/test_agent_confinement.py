@@ -6,6 +6,7 @@ LLM used: agent.testing.ReplayServer (recorded tool calls replayed through the r
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -64,3 +65,16 @@ def test_write_file_of_30_mb_is_refused_up_front_with_the_right_reason(store: St
     assert not result.ok and result.text.startswith("refused:") and "\n" not in result.text
     assert "30.0 MB" in result.text and "at most 1 MB" in result.text
     assert ingested == [] and not (tmp_path / "ws" / "big").exists()
+
+
+def test_a_file_whose_name_is_not_text_does_not_stop_a_run(store: Store, tmp_path: Path) -> None:
+    """Attack report #10: a workspace file whose name is not UTF-8 (an agent made one through a JSON `\\udcff`, which
+    the workspace now refuses; a person can still make one) failed the run's ingest, so the run and every resume
+    stopped at once. Now the walk skips that file with a reason and the run completes."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / os.fsdecode(b"bad\xffname.py")).write_text("x = 1\n")
+    with ReplayServer([write("hello/greet.py", GREET), write("hello/main.py", MAIN)]) as server:
+        outcome = run_plan(store, ws, server)
+    assert outcome.status == "completed", outcome.reason
+    assert (ws / os.fsdecode(b"bad\xffname.py")).exists()  # left as it was, just not in the graph

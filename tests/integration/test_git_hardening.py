@@ -145,3 +145,38 @@ def test_mcp_changes_runs_git_only_inside_the_ingested_root(store: Store, armed_
     with pytest.raises(InputError, match="not inside armed's ingested root"):
         changes(store, elsewhere, repo="armed")
     assert changes(store, armed_repo.root / ".", repo="armed").changed
+
+
+@pytest.mark.parametrize("sections", [
+    ['[filter "' + "A" * 140_000 + '"]\n\tclean = cat\n'],  # one name over Linux's 128 KiB per variable
+    [f'[filter "f{i:05d}{"B" * 300}"]\n\tclean = cat\n' for i in range(3000)],  # ~4 MB of names over 2 MB in all
+])
+def test_a_config_too_large_to_switch_off_is_a_one_line_error_everywhere(
+        store: Store, graph_settings: Settings, armed_repo: Plant, sections: list[str]) -> None:
+    """Attack report #12: git's overrides no longer fit in its environment (E2BIG); kg runs no git there and every
+    git-using command says so in one line (before: an OSError traceback in `kg changes`, `kg decide`, MCP)."""
+    root = armed_repo.root
+    with (root / ".git" / "config").open("a") as config:
+        config.writelines(sections)
+    with pytest.raises(InputError) as refused:
+        git(root, "status")
+    assert "\n" not in str(refused.value) and "kg runs no git command there" in str(refused.value)
+    assert len(str(refused.value)) < 400
+
+    code, shown = on_tty([sys.executable, "-m", "kg", "changes", "--repo", "armed"], env=kg_env(graph_settings))
+    assert code == 1 and "Traceback" not in shown and len(shown.strip().splitlines()) == 1, shown
+    # `kg decide` asks git for the author only: without git it takes the login name and records the decision
+    code, shown = on_tty([sys.executable, "-m", "kg", "decide", "price is in cents", "--about", "app.price",
+                          "--repo", "armed", "--json"], env=kg_env(graph_settings), cwd=root)
+    assert code == 0 and "Traceback" not in shown, shown
+    server = StdioServerParameters(command=sys.executable, args=["-m", "kg", "mcp"], env=kg_env(graph_settings))
+    answers = []
+
+    async def session() -> None:
+        async with stdio_client(server) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            answers.append(await client.call_tool("changes", {"repo": "armed"}))
+
+    anyio.run(session)
+    assert answers[0].is_error and "kg runs no git command there" in answers[0].content[0].text
+    assert not armed_repo.marker.exists()

@@ -98,3 +98,26 @@ def test_relate_without_reference_repos_says_so_in_one_line(store: Store, tmp_pa
     assert len(result.stdout.strip().splitlines()) == 1
     no_ws = CliRunner().invoke(cli, ["relate", "--plan", str(plan)], env=env)
     assert no_ws.exit_code == 2 and "--workspace" in no_ws.output
+
+
+def test_relate_keeps_its_llm_cache_out_of_the_project(store: Store, tmp_path: Path, monkeypatch) -> None:
+    """Attack report #1 (same class): `.kg/cache/relate-llm.json` in the project could be shipped by a repository —
+    as forged verdicts, or as a link that the cache write follows onto any file. The cache now lives in the user's
+    cache folder beside the parse caches; the project's `.kg/` is neither read nor written."""
+    plan = _setup(store, tmp_path)
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    (project / ".kg" / "cache").mkdir(parents=True)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("PRECIOUS\n")
+    (project / ".kg" / "cache" / "relate-llm.json").symlink_to(victim)
+    monkeypatch.chdir(project)
+    user_cache = tmp_path / "user-cache"
+    env = {**kg_env(store.settings), "KG_EMBED_BACKEND": "none", "KG_CACHE_DIR": str(user_cache)}
+    with ReplayServer([VERDICT]) as server:
+        done = CliRunner().invoke(cli, ["relate", "--plan", str(plan), "--repo", "ws", "--llm", "--model", "replay",
+                                        "--base-url", server.base_url, "--json"], env=env)
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout)["llm_asked"] > 0
+    assert victim.read_text() == "PRECIOUS\n"
+    assert len(list(user_cache.glob("parses/*/relate-llm.json"))) == 1

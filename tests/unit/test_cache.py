@@ -148,3 +148,18 @@ def test_a_cache_made_by_other_parsing_code_is_deleted_and_never_read(tmp_path: 
     assert cache.parser_fingerprint() in current.name and current.name.endswith("-shop.sqlite")
     assert not old.exists() and not older.exists() and neighbour.exists()
     assert ParseCache(current).get(entry("a.py")[0]) is None
+
+
+def test_a_projects_parse_cache_lives_in_the_users_own_private_folder(tmp_path: Path, monkeypatch) -> None:
+    """Attack report #1: unpickling data a repository can commit runs its code, so the cache is never in the
+    project; two checkouts get two folders, and the folder is owner-only like the code it holds parses of."""
+    monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path / "user-cache"))
+    project, other = tmp_path / "repo", tmp_path / "other"
+    project.mkdir()
+    other.mkdir()
+    folder = cache.project_cache_dir(project)
+    assert (tmp_path / "user-cache") in folder.parents and project not in folder.parents
+    assert folder != cache.project_cache_dir(other)
+    assert folder == cache.project_cache_dir(project / "." )  # the same project however it is spelled
+    filled(cache.cache_path(folder, "shop"), "a.py")
+    assert folder.stat().st_mode & 0o777 == 0o700

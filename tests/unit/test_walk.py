@@ -353,3 +353,76 @@ def test_content_hash_is_the_same_in_another_process_and_changes_with_any_byte()
     assert content_hash(data) == elsewhere and re.fullmatch(r"[0-9a-f]{32}", elsewhere)
     variants = [data, data.replace(b"1", b"2"), data.replace(b"\n", b"\r\n"), data + b"\n", data[:-1], b"", b"\0"]
     assert len({content_hash(v) for v in variants}) == len(variants)
+
+
+# --- hostile names and ignore files (attack report #7, #10) -----------------------------------------------------
+
+
+def test_a_file_name_that_is_not_utf8_is_skipped_with_a_reason_and_the_rest_walked(tmp_path: Path) -> None:
+    make(tmp_path, {"pkg/ok.py": "x = 1\n"})
+    (tmp_path / "pkg" / os.fsdecode(b"bad\xffname.py")).write_text("y = 2\n")
+    (tmp_path / os.fsdecode(b"d\xe9j\xe0")).mkdir()  # latin-1 folder name: every file below it
+    (tmp_path / os.fsdecode(b"d\xe9j\xe0") / "inner.py").write_text("z = 3\n")
+    (tmp_path / "pkg" / os.fsdecode(b"logo\xff.png")).write_bytes(b"\x89PNG")  # not ingested anyway: not listed
+    result = walk(tmp_path)
+    assert [f.path for f in result] == ["pkg/ok.py"]
+    assert [(s.path, s.reason) for s in result.skipped] == [
+        ("d\\xe9j\\xe0/inner.py", "its name is not valid UTF-8: rename it to ingest it"),
+        ("pkg/bad\\xffname.py", "its name is not valid UTF-8: rename it to ingest it")]
+    json.dumps([s.path for s in result.skipped]).encode("utf-8")  # the report can carry them
+
+
+HOSTILE_LINE = "*a" * 24 + "*b"  # Python's re backtracks for minutes on this against a 40-character name
+
+
+def test_a_backtracking_gitignore_line_is_matched_in_linear_time(tmp_path: Path) -> None:
+    """Run in a child with a generous limit: before RE2 this walk did not end within minutes (a hang, not a speed
+    figure)."""
+    make(tmp_path, {".gitignore": HOSTILE_LINE + "\n", "a" * 40 + ".py": "x = 1\n", "ok.py": ""})
+    script = "import sys, json; from kg.ingest.walk import walk; print(json.dumps([f.path for f in walk(sys.argv[1])]))"
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert json.loads(done.stdout) == ["a" * 40 + ".py", "ok.py"]
+    # and the line still means what git says: 24 a's, then a name ending in b
+    make(tmp_path, {"ab" * 24 + ".b": "", "ab" * 23 + ".b": "", "a" * 30 + "b": ""})
+    listed = [f.path for f in walk(tmp_path, kind_of=lambda path: "code")]
+    assert listed == [".gitignore", "a" * 40 + ".py", "ab" * 23 + ".b", "ok.py"]
+
+
+def test_gitignore_lines_kg_cannot_use_are_listed_and_the_others_still_apply(tmp_path: Path) -> None:
+    make(tmp_path, {".gitignore": "gen/\nfoo\\\n" + "*x" * 600 + "\n*.tmp.py\n", "gen/a.py": "", "b.tmp.py": "",
+                    "c.py": "", "sub/.gitignore": "[z-a]\\\nlocal.py\n", "sub/local.py": "", "sub/d.py": ""})
+    result = walk(tmp_path)
+    assert [f.path for f in result] == ["c.py", "sub/d.py"]
+    assert [(s.path, s.reason) for s in result.skipped] == [
+        (".gitignore", "line 2 not used: not a valid pattern"),
+        (".gitignore", "line 3 not used: longer than 1,000 characters"),
+        ("sub/.gitignore", "line 1 not used: not a valid pattern")]
+
+
+def test_many_complex_gitignore_lines_keep_their_order(tmp_path: Path) -> None:
+    """More wildcard lines than RE2 takes in one set: compiled in parts, the last matching line still wins."""
+    lines = ["".join(f"*{chr(97 + (i + j) % 26)}" for j in range(12)) + f"{i}*" for i in range(400)]
+    lines += ["keep*", "!keep_me.py", "drop*"]
+    make(tmp_path, {".gitignore": "\n".join(lines) + "\n", "keep_me.py": "", "keep_not.py": "", "drop.py": "",
+                    "other.py": ""})
+    result = walk(tmp_path)
+    assert [f.path for f in result] == ["keep_me.py", "other.py"] and result.skipped == ()
+
+
+@pytest.mark.parametrize("pattern", ["foo\\", "*a" * 600])
+def test_an_exclude_kg_cannot_use_is_a_one_line_error(tmp_path: Path, pattern: str) -> None:
+    from kg.errors import InputError
+
+    make(tmp_path, {"a.py": ""})
+    with pytest.raises(InputError, match="^--exclude .* is (not a valid pattern|longer than)"):
+        walk(tmp_path, (pattern,))
+
+
+def test_ignore_rules_still_apply_to_names_that_are_not_utf8(tmp_path: Path) -> None:
+    make(tmp_path, {".gitignore": "gen*/\n*.gen.py\n", "ok.py": ""})
+    (tmp_path / os.fsdecode(b"gen\xff")).mkdir()
+    (tmp_path / os.fsdecode(b"gen\xff") / "x.py").write_text("")
+    (tmp_path / os.fsdecode(b"b\xff.gen.py")).write_text("")
+    (tmp_path / os.fsdecode(b"c\xff.py")).write_text("")
+    result = walk(tmp_path)
+    assert [f.path for f in result] == ["ok.py"] and [s.path for s in result.skipped] == ["c\\xff.py"]

@@ -16,7 +16,11 @@ CONTROL = [".git/config", ".git/hooks/pre-commit", "./.git/config", ".git/", ".g
            ".git./config", ".git /config", ".g\u200cit/config", ".\u200dgit/config", "\uff0e\uff47\uff49\uff54/config",
            "GIT~1/config", ".git::$INDEX_ALLOCATION/config", "vendor/.git/config", ".kg/neo4j/password",
            ".kg/cache/x.sqlite", ".agent/kg.yaml", ".AGENT/kg.yaml", ".gitattributes", "pkg/.gitattributes",
-           ".GitAttributes", ".gitmodules", ".lfsconfig", ".gitconfig", ".envrc", ".envrc."]
+           ".GitAttributes", ".gitmodules", ".lfsconfig", ".gitconfig", ".envrc", ".envrc.",
+           # attack report #17/#9: 8.3 short names of every control file, Mercurial's folder, kg's memory folder
+           "GITATT~1", "pkg/gitatt~2", "GITCON~1", "GITMOD~1", "GI7EBA~1", "ENVRC~1", "LFSCON~1", "KG~1/neo4j/x",
+           "AGENT-~1/calc/ops.py.md", ".hg/hgrc", ".HG/hgrc", "HG~1/hgrc", ".agent-memory/calc/ops.py.md",
+           ".Agent-Memory/index.md"]
 
 
 @pytest.mark.parametrize("path", CONTROL)
@@ -36,7 +40,8 @@ def test_plans_cannot_name_control_files(path: str) -> None:
 
 
 @pytest.mark.parametrize("path", ["git.py", "pkg/gitx.py", ".github/workflows/ci.yml", "pkg/.gitignore",
-                                  "kg/agent.py", "docs/.git-notes.md", "café/ünï.py"])
+                                  "kg/agent.py", "docs/.git-notes.md", "café/ünï.py",
+                                  "docs/agent-memory.md", "hgweb/app.py", "pkg/gitatt.py", "tools/envrc~1.py"])
 def test_ordinary_project_files_are_written(tmp_path: Path, path: str) -> None:
     ws = Workspace(tmp_path / "ws")
     assert ws.write(path, "x = 1\n") == path
@@ -111,3 +116,12 @@ def test_deeply_nested_tool_arguments_are_a_malformed_call_not_a_crash() -> None
 
     with pytest.raises(MalformedCall, match="nest too deep"):
         parse_arguments("write_file", '{"path": ' + "[" * 5000 + "]" * 5000 + "}")
+
+
+def test_a_path_that_is_not_text_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Attack report #10: JSON `"\\udcff"` decodes to a lone surrogate, which would make a file whose name is not
+    UTF-8 (no graph, JSON answer or report can carry its name)."""
+    ws = Workspace(tmp_path / "ws")
+    with pytest.raises(WorkspaceError, match=r"^path 'bad\\udcffname\.py' is not valid text") as refused:
+        ws.write("bad\udcffname.py", "x = 1\n")
+    assert "\n" not in str(refused.value) and list((tmp_path / "ws").iterdir()) == []
