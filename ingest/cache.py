@@ -28,6 +28,7 @@ from pathlib import Path
 
 from kg.ingest.facts import ParsedFile
 
+from kg.errors import ServerError
 from kg.server.build import cache_root
 from kg.server.state import make_private_dir
 
@@ -142,7 +143,7 @@ class ParseCache:
                 make_private_dir(self.path.parent)  # parses of private code are as private as the code
                 self._db = sqlite3.connect(self.path)
                 self._db.execute("CREATE TABLE IF NOT EXISTS parses (hash TEXT PRIMARY KEY, entry BLOB NOT NULL)")
-            except (OSError, sqlite3.Error):  # no folder for it, unreadable, not a database: run without a disk cache
+            except (OSError, ServerError, sqlite3.Error):  # no (real) folder, unreadable, not a database: no disk cache
                 self.path = None
                 return False
         return True
