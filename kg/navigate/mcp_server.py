@@ -279,8 +279,9 @@ def nesting(text: str) -> int:
     return deepest
 
 
-def request_id(line: str) -> int | str | None:
-    """The top-level `id` of a JSON-RPC line, read without parsing the rest (None when there is none to trust)."""
+def _top_level_id(line: str) -> tuple[bool, object]:
+    """(found, value) of the top-level `"id"` of a JSON-RPC line, read without parsing the rest; value is the
+    ValueError when what follows `"id":` is not JSON."""
     depth = 0
     for m in _JSON_TOKEN.finditer(line):
         token = m.group()
@@ -293,35 +294,34 @@ def request_id(line: str) -> int | str | None:
             if not rest.startswith(":"):
                 continue
             try:
-                value, _ = json.JSONDecoder().raw_decode(rest[1:].lstrip())
-                if isinstance(value, str):
-                    value.encode("utf-8")  # a lone surrogate in the id itself: answer with a null id
-            except (ValueError, UnicodeEncodeError):
-                return None
-            return value if isinstance(value, int | str) and not isinstance(value, bool) else None
-    return None
+                return True, json.JSONDecoder().raw_decode(rest[1:].lstrip())[0]
+            except ValueError as e:
+                return True, e
+    return False, None
+
+
+def _usable_id(value: object) -> bool:
+    return isinstance(value, int | str) and not isinstance(value, bool)
+
+
+def request_id(line: str) -> int | str | None:
+    """The top-level `id` of a JSON-RPC line (None when there is none to trust)."""
+    found, value = _top_level_id(line)
+    if not found or not _usable_id(value):
+        return None
+    try:
+        if isinstance(value, str):
+            value.encode("utf-8")  # a lone surrogate in the id itself: answer with a null id
+    except UnicodeEncodeError:
+        return None
+    return value
 
 
 def _bad_id(line: str) -> bool:
     """Whether `line` has a top-level `id` that is not a string or an integer (null, 1.5, true, an object): the
-    library would take such a request for a notification and never answer it."""
-    depth = 0
-    for m in _JSON_TOKEN.finditer(line):
-        token = m.group()
-        if token in "[{":
-            depth += 1
-        elif token in "]}":
-            depth -= 1
-        elif depth == 1 and token == '"id"':
-            rest = line[m.end():].lstrip()
-            if not rest.startswith(":"):
-                continue
-            try:
-                value, _ = json.JSONDecoder().raw_decode(rest[1:].lstrip())
-            except ValueError:
-                return False  # not JSON: answered as a parse error
-            return not isinstance(value, int | str) or isinstance(value, bool)
-    return False
+    library would take such a request for a notification and never answer it. Not JSON: a parse error instead."""
+    found, value = _top_level_id(line)
+    return found and not isinstance(value, ValueError) and not _usable_id(value)
 
 
 def refusal(line: str) -> types.JSONRPCError | None:

@@ -208,7 +208,7 @@ class EdgeMaker:
         if dunder not in dunders and alt not in dunders:
             return
         for value, label in self.values(chain, call.scope, call.line):
-            if value[0] not in ("instance",):
+            if value[0] != "instance":
                 continue
             for name in (dunder, alt):
                 if not name:
@@ -270,22 +270,8 @@ class EdgeMaker:
 
     # -- implicit calls
     def implicit_edges(self, call: Call) -> Iterator[Edge]:
-        dunder = call.chain[-1]
-        dunders = self.res.index.dunders()
-        if dunder not in dunders and call.alt not in dunders:
-            return
-        for value, label in self.values(call.chain[:-1], call.scope, call.line):
-            if value[0] != "instance":
-                continue
-            for name in (dunder, call.alt):
-                if not name:
-                    continue
-                found = [function_of(v) for v, _ in self.expand(self.res.member(value, label, name, 0))
-                         if function_of(v)]
-                for target in found:
-                    yield Edge("CALLS", call.scope, target, "symbol", call.line, "implicit", 1.0)
-                if found:
-                    break
+        """An implicit call's chain ends in the dunder it runs (`x.__iter__`), with `alt` as its fallback."""
+        yield from self.dunder_edges(call, call.chain[:-1], call.chain[-1], call.alt)
 
     def attribute_edges(self, call: Call) -> Iterator[Edge]:
         """A property, a descriptor, `__getattr__` or (for a write) `__setattr__` run by an attribute access."""
