@@ -115,8 +115,8 @@ def test_callers_and_callees(graph: Store) -> None:
 
 
 def test_the_step_walk_answers_what_the_browser_query_answers(graph: Store) -> None:
-    """`kg callers/callees` walk one step per query (reach.py); the Browser files match one shortest-path pattern.
-    Both must give every symbol of both repositories the same nodes, depths and chain confidences."""
+    """`kg callers/callees/impact` walk one step per query (reach.py); the Browser files match one shortest-path
+    pattern. Both must give every symbol of both repositories the same nodes, depths and chain confidences."""
     symbols = graph.read_text("MATCH (s:Symbol) WHERE s.repo IN ['shop', 'nav'] AND (s)-[:CALLS]-() "
                               "RETURN s.repo AS repo, s.qname AS qname ORDER BY repo, qname")
     assert len(symbols) > 30
@@ -130,7 +130,15 @@ def test_the_step_walk_answers_what_the_browser_query_answers(graph: Store) -> N
                 assert {(r["depth"], r[key], r["kind"], r["confidence"]) for r in walked} == \
                        {(r["depth"], r[key], r["kind"], r["confidence"]) for r in matched}, (s, question, depth)
                 compared += len(walked)
-    assert compared > 200
+        for depth in (1, 3, 5):
+            walked = answers.impact(graph, [s["qname"]], s["repo"], depth=depth, limit=None).rows
+            matched = graph.read("impact", repo=s["repo"], qnames=[s["qname"]], depth=depth, min_confidence=0.0,
+                                 evidence="all", limit=10_000)
+            shape = lambda r: (r["depth"], r["dependent"], r["kind"], r["confidence"], r["evidence"],  # noqa: E731
+                               tuple(r["via"]) if r["depth"] == 1 else len(r["via"]))
+            assert {shape(r) for r in walked} == {shape(r) for r in matched}, (s, "impact", depth)
+            compared += len(walked)
+    assert compared > 300
 
 
 CHAINS = """
