@@ -38,7 +38,8 @@ class Answer:
     noun: str = "rows"
     notes: list[str] = field(default_factory=list)
     target: Target | None = None
-    at_least: bool = False  # `total` is a lower bound: the rows were not all counted
+    # `total` is a lower bound (the rows were not all counted); None: it is when a named query's fetch hit FETCH_CAP
+    at_least: bool | None = None
 
     @property
     def truncated(self) -> bool:
@@ -47,7 +48,7 @@ class Answer:
     def truncation_note(self) -> str | None:
         if not self.truncated:
             return None
-        counted = self.at_least or (self.total >= FETCH_CAP and self.limit is not None)
+        counted = self.at_least if self.at_least is not None else self.total >= FETCH_CAP and self.limit is not None
         total = f"at least {self.total:,}" if counted else f"{self.total:,}"
         return f"showing {len(self.rows):,} of {total} {self.noun} (raise the limit to see more)"
 
@@ -101,7 +102,8 @@ def callers(store: Store, symbol: str, repo: str | None = None, depth: int = 1, 
     starts = store.read("reach/start", repo=target.repo, qname=target.qname)
     rows, total = _walked(store, "callers", target.repo, starts, "in", depth, min_confidence, limit, evidence)
     return Answer(f"callers of {target.qname} (depth ≤ {depth})", ["depth", "caller", "kind", "call_path", "call_line",
-                  "path", "line", "calls", "resolution", "confidence"], rows, total, limit, "callers", target=target)
+                  "path", "line", "calls", "resolution", "confidence"], rows, total, limit, "callers", target=target,
+                  at_least=False)
 
 
 def callees(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
@@ -112,7 +114,7 @@ def callees(store: Store, symbol: str, repo: str | None = None, depth: int = 1, 
     rows, total = _walked(store, "callees", target.repo, starts, "out", depth, min_confidence, limit, evidence)
     return Answer(f"callees of {target.qname} (depth ≤ {depth})", ["depth", "callee", "kind", "call_path",
                   "call_line", "from", "path", "line", "resolution", "confidence"], rows, total, limit, "callees",
-                  target=target)
+                  target=target, at_least=False)
 
 
 def _walked(store: Store, question: str, repo: str, starts: list[dict[str, str]], direction: reach.Direction,
@@ -145,7 +147,7 @@ def impact_of(store: Store, targets: list[Target], depth: int = 5, min_confidenc
     names = ", ".join(t.qname for t in targets[:3]) + (f" and {len(targets) - 3} more" if len(targets) > 3 else "")
     return Answer(f"impact of {names} (depth ≤ {depth})", ["depth", "dependent", "kind", "path", "line", "via",
                   "reaches", "confidence", "evidence"], rows, total, limit, "dependents",
-                  target=targets[0] if len(targets) == 1 else None)
+                  target=targets[0] if len(targets) == 1 else None, at_least=False)
 
 
 def call_path(store: Store, source: str, target: str, repo: str | None = None, depth: int = 6,
