@@ -2,7 +2,8 @@
 // relative to the ingested root) with its callees. Module-level code belongs to the module's own node.
 // Callees outside the repository appear as they are stored: `requests.get`, `<builtin>.len`; `callee_kind` says
 // what each callee is (function, method, class, module, variable, external, builtin, unresolved). $evidence:
-// 'static' (ingest's edges), 'observed' (`kg observe`: `via` says 'direct' or 'library') or 'all'.
+// 'static' (ingest's edges), 'observed' (`kg observe`: `via` says 'direct' or 'library') or 'all'. `through`: the
+// decorator's wrapper a call of a decorated function runs it through.
 :param repo => 'flask';
 :param min_confidence => 0.0;
 :param evidence => 'static';
@@ -12,7 +13,8 @@ WHERE c.confidence >= $min_confidence
   AND ($evidence = 'all' OR (c.resolution = 'observed') = ($evidence = 'observed'))
 RETURN n.qname AS caller, 'module' AS kind,
        collect({callee: coalesce(t.qname, t.name), callee_kind: coalesce(t.kind, CASE WHEN t:Module THEN 'module' END),
-                line: c.line, resolution: c.resolution, confidence: c.confidence, via: c.via, count: c.count}) AS calls
+                line: c.line, resolution: c.resolution, confidence: c.confidence, via: c.via, count: c.count,
+                through: c.through}) AS calls
 UNION ALL
 MATCH (n:Symbol {repo: $repo})
 WHERE n.kind <> 'variable'
@@ -21,4 +23,5 @@ WHERE c.confidence >= $min_confidence
   AND ($evidence = 'all' OR (c.resolution = 'observed') = ($evidence = 'observed'))
 RETURN n.qname AS caller, n.kind AS kind,
        collect({callee: coalesce(t.qname, t.name), callee_kind: coalesce(t.kind, CASE WHEN t:Module THEN 'module' END),
-                line: c.line, resolution: c.resolution, confidence: c.confidence, via: c.via, count: c.count}) AS calls;
+                line: c.line, resolution: c.resolution, confidence: c.confidence, via: c.via, count: c.count,
+                through: c.through}) AS calls;

@@ -85,3 +85,18 @@ def test_dependencies_cover_imports_and_packages() -> None:
 def test_syntax_error_case_reports_errors() -> None:
     parsed, _edges = load(CASES_DIR / "syntax_error")
     assert [f.syntax_errors > 0 for f in parsed] == [True]
+
+
+def test_a_decorated_call_goes_through_its_wrapper() -> None:
+    """The edge from a caller to its decorated function names the wrapper it runs through (`through`), which is
+    what `kg export callgraph --format pycg` turns back into the wrapper's own call; a direct call names none."""
+    _parsed, edges = load(CASES_DIR / "decorator_wrappers")
+    calls = {(e.source, e.target): e.through for e in edges if e.kind == "CALLS"}
+    wrapper = "scaffold.setupmethod.wrapper_func"
+    assert calls[("test_app.test_after_request", "scaffold.Scaffold.after_request")] == wrapper
+    assert calls[("test_app.test_after_request", "scaffold.setupmethod.wrapper_func")] == ""
+    assert calls[("scaffold.setupmethod.wrapper_func", "scaffold.plain")] == ""
+    # stacked wrappers: each goes through the one outside it
+    assert calls[("test_app.test_stacked", "scaffold.outer.outer_wrapper")] == ""
+    assert calls[("test_app.test_stacked", "scaffold.inner.inner_wrapper")] == "scaffold.outer.outer_wrapper"
+    assert calls[("test_app.test_stacked", "scaffold.stacked")] == "scaffold.inner.inner_wrapper"

@@ -44,6 +44,7 @@ from kg.ingest.languages.python.facts import Arg, Call, Import, PyModule, Scope
 from kg.ingest.languages.python.flows import Flows, Row, summarize
 from kg.ingest.languages.python.resolve import (
     BUILTINS,
+    SEP,
     Index,
     Resolved,
     Resolver,
@@ -51,6 +52,7 @@ from kg.ingest.languages.python.resolve import (
     dedupe,
     function_of,
     index_for,
+    param_key,
 )
 
 DYNAMIC_BUILTINS = frozenset({"getattr", "eval", "exec", "__import__"})
@@ -77,6 +79,9 @@ _CALLBACKS = {"map": ((0,), ()), "filter": ((0,), ()), "sorted": ((), ("key",)),
               "itertools.accumulate": ((1,), ("func",)), "list.sort": ((), ("key",))}
 # Builtins that never call a function argument: no `argument` edges from their calls.
 _NO_CALLBACK = frozenset(BUILTINS) - {n for n in _CALLBACKS if "." not in n}
+# Library functions that only copy metadata from or pass on the functions they get (a decorator's
+# `update_wrapper(wrapper, f)` would otherwise hand every decorated function over at each decoration).
+_NO_CALLBACK_EXTERNALS = frozenset({"functools.update_wrapper", "functools.wraps", "typing.cast"})
 
 
 def _strongest(edges: Mapping[tuple, Edge], edge: Edge) -> bool:
@@ -115,6 +120,9 @@ class EdgeMaker:
         accessors = list(hits)
         values = self.flows.expand(self.res, dedupe([(v, r) for v, r, _ in found]), self.reads, accessors)
         yield from self.accessor_edges(call, accessors)
+        decorated = self.decorated_by_wrapper(call)
+        if decorated:  # the wrapper's call of what it wraps: made at each call of a decorated name instead
+            values = [(v, label) for v, label in values if v not in decorated]
         if call.kind == "raise":
             for (kind, name), _label in values:
                 if kind == "class":
@@ -127,15 +135,46 @@ class EdgeMaker:
                 followed = True
             yield from self.value_edges(call, value, label)
         yield from self.override_edges(call, found)
-        if not followed and not any(v == ("builtin", n) for (v, _), n in zip(values, [v[1] for v, _ in values],
+        if not followed and not decorated and not any(v == ("builtin", n) for (v, _), n in zip(values, [v[1] for v, _ in values],
                                                                               strict=True) if n in _NO_CALLBACK):
             yield from self.argument_edges(call, values)
+
+    def decorated_by_wrapper(self, call: Call) -> set[Value]:
+        """For a call of its decorator's first parameter in a wrapper (`def timed(fn): def wrapper(*a): return
+        fn(*a)`), the definitions only decorations pass to it: those calls are made through the wrapper at each call
+        of a decorated name (`function_edges`), so that the wrapper is not linked to every function it decorates."""
+        if len(call.chain) != 1:
+            return set()
+        _info, scope = self.res.scope(call.scope)
+        if scope is None or scope.kind != "function" or not scope.parent:
+            return set()
+        _info, outer = self.res.scope(scope.parent)
+        if outer is None or outer.kind != "function" or not outer.params or outer.params[0].name != call.chain[0]:
+            return set()
+        if not self.res.wraps(call.scope, ("func", outer.qname)):
+            return set()
+        return self.flows.decorated.get(param_key(outer.qname, call.chain[0]), set())
+
+    def function_edges(self, call: Call, value: Value, resolution: str, confidence: float) -> Iterator[Edge]:
+        """Calling a function, or a decorated one's wrapper: the wrapper, and through it the decorated function
+        (`through` names the wrapper; nested wrappers each go through the one outside)."""
+        through = ""
+        while value[0] == "wrapper":
+            wrapper, kind, inner = value[1].split(SEP, 2)
+            yield Edge("CALLS", call.scope, wrapper, "symbol", call.line, resolution, confidence, through)
+            through, value = wrapper, (kind, inner)
+        if value[0] == "func":
+            yield Edge("CALLS", call.scope, value[1], "symbol", call.line, resolution, confidence, through)
+        elif value[0] == "class" and through:
+            for edge in self.constructor_edges(call, value[1], resolution):
+                yield Edge(edge.kind, edge.source, edge.target, edge.target_kind, edge.line, edge.resolution,
+                           confidence, through)
 
     def value_edges(self, call: Call, value: Value, label: str) -> Iterator[Edge]:
         src, line = call.scope, call.line
         kind, name = value
         if kind in ("func", "wrapper"):
-            yield Edge("CALLS", src, function_of(value), "symbol", line, label, 1.0)
+            yield from self.function_edges(call, value, label, 1.0)
         elif kind == "class":
             yield from self.constructor_edges(call, name, label)
         elif kind == "instance":
@@ -228,21 +267,21 @@ class EdgeMaker:
         for arg in chosen:
             for value, _ in self.values(arg.chain, call.scope, call.line):
                 if function_of(value):
-                    yield Edge("CALLS", call.scope, function_of(value), "symbol", call.line, "implicit", 1.0)
+                    yield from self.function_edges(call, value, "implicit", 1.0)
                 elif value[0] == "class":
                     yield from self.constructor_edges(call, value[1], "implicit")
 
     def argument_edges(self, call: Call, callee: Resolved) -> Iterator[Edge]:
         """Functions handed to code kg cannot follow: it may call them (0.5)."""
-        if not callee or all(v[0] in ("bmethod",) for v, _ in callee):
+        if not callee or all(v[0] == "bmethod" or (v[0] == "external" and v[1] in _NO_CALLBACK_EXTERNALS)
+                             for v, _ in callee):
             return
         for arg in call.args:
             if "()" in arg.chain or arg.chain[0] in ("<lit>", "<str>", "?") or arg.chain[0].startswith("="):
                 continue  # (a decorator applied to its definition does not hand it over: the name keeps it)
             for value, _ in self.values(arg.chain, call.scope, call.line):
                 if function_of(value):
-                    yield Edge("CALLS", call.scope, function_of(value), "symbol", call.line, "argument",
-                               ARGUMENT_CONFIDENCE)
+                    yield from self.function_edges(call, value, "argument", ARGUMENT_CONFIDENCE)
 
     def unknown_edges(self, call: Call, name: str, label: str) -> Iterator[Edge]:
         if len(call.chain) == 1 and label == "name_only":  # a bare name bound nowhere
