@@ -135,8 +135,7 @@ class EdgeMaker:
                 followed = True
             yield from self.value_edges(call, value, label)
         yield from self.override_edges(call, found)
-        if not followed and not decorated and not any(v == ("builtin", n) for (v, _), n in zip(values, [v[1] for v, _ in values],
-                                                                              strict=True) if n in _NO_CALLBACK):
+        if not followed and not decorated and not any(v[0] == "builtin" and v[1] in _NO_CALLBACK for v, _ in values):
             yield from self.argument_edges(call, values)
 
     def decorated_by_wrapper(self, call: Call) -> set[Value]:
