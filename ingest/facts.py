@@ -55,6 +55,8 @@ class Edge:
     # CALLS only: the decorator's wrapper this call goes through to reach `target` (a call of a decorated function
     # runs the wrapper, which runs that function); "" for a direct call
     through: str = ""
+    # IMPORTS only: made under `if TYPE_CHECKING:` (never runs: no import cycle, no load-time dependency)
+    type_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)

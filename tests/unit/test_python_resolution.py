@@ -100,3 +100,16 @@ def test_a_decorated_call_goes_through_its_wrapper() -> None:
     assert calls[("test_app.test_stacked", "scaffold.outer.outer_wrapper")] == ""
     assert calls[("test_app.test_stacked", "scaffold.inner.inner_wrapper")] == "scaffold.outer.outer_wrapper"
     assert calls[("test_app.test_stacked", "scaffold.stacked")] == "scaffold.inner.inner_wrapper"
+
+
+def test_imports_under_type_checking_are_type_only() -> None:
+    """Only the body of `if TYPE_CHECKING:` / `if typing.TYPE_CHECKING:` is type-only: its `else:` and
+    `if not TYPE_CHECKING:` run (cycle detection leaves type-only imports out)."""
+    _parsed, edges = load(CASES_DIR / "type_checking")
+    imports = {(e.source, e.target): e.type_only for e in edges if e.kind == "IMPORTS"}
+    assert imports[("models", "views.View")] is True
+    assert imports[("models", "views")] is True
+    assert imports[("models", "helpers.fallback")] is False
+    assert imports[("models", "helpers")] is False
+    assert imports[("views", "models.Model")] is False
+    assert not any(e.type_only for e in edges if e.kind == "CALLS")

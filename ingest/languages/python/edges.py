@@ -342,24 +342,25 @@ def import_edges(res: Resolver, imp: Import) -> Iterator[Edge]:
         return
     if imp.name in ("", "*"):
         kind = "module" if res.index.is_module(imp.module) else "external"
-        yield Edge("IMPORTS", src, imp.module, kind, imp.line, "import", 1.0)
+        yield Edge("IMPORTS", src, imp.module, kind, imp.line, "import", 1.0, type_only=imp.type_only)
         return
     if not res.index.is_module(imp.module):
-        yield Edge("IMPORTS", src, f"{imp.module}.{imp.name}", "external", imp.line, "import", 1.0)
+        yield Edge("IMPORTS", src, f"{imp.module}.{imp.name}", "external", imp.line, "import", 1.0,
+                   type_only=imp.type_only)
         return
     for (kind, target), _ in res.module_attr(imp.module, imp.name, 0):
         if kind in ("func", "class"):
-            yield Edge("IMPORTS", src, target, "symbol", imp.line, "import", 1.0)
+            yield Edge("IMPORTS", src, target, "symbol", imp.line, "import", 1.0, type_only=imp.type_only)
         elif kind == "module":
-            yield Edge("IMPORTS", src, target, "module", imp.line, "import", 1.0)
+            yield Edge("IMPORTS", src, target, "module", imp.line, "import", 1.0, type_only=imp.type_only)
         elif kind == "external":
-            yield Edge("IMPORTS", src, target, "external", imp.line, "import", 1.0)
+            yield Edge("IMPORTS", src, target, "external", imp.line, "import", 1.0, type_only=imp.type_only)
         else:  # a module-level variable is a symbol too; anything else points at the module
             info, qname = res.index.info(imp.module), f"{imp.module}.{imp.name}"
             if info is not None and qname in info.symbols:
-                yield Edge("IMPORTS", src, qname, "symbol", imp.line, "import", 1.0)
+                yield Edge("IMPORTS", src, qname, "symbol", imp.line, "import", 1.0, type_only=imp.type_only)
             else:
-                yield Edge("IMPORTS", src, imp.module, "module", imp.line, "import", 1.0)
+                yield Edge("IMPORTS", src, imp.module, "module", imp.line, "import", 1.0, type_only=imp.type_only)
 
 
 def inherit_edges(res: Resolver, scope: Scope) -> Iterator[Edge]:
