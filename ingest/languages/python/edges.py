@@ -31,6 +31,15 @@ Edges and their `resolution` (see ingest.facts.RESOLUTIONS):
   arguments from the enclosing scope, in a lambda from the lambda; calls in comprehensions belong to the enclosing
   function.
 
+Decorator wrappers (`def timed(fn): def wrapper(*a): return fn(*a); return wrapper`) are context-sensitive: a call
+of a decorated name gives an edge to the wrapper and one to the decorated function itself, `through` the wrapper
+(nested wrappers: each through the one outside it), with the call's resolution. The wrapper's own `fn(...)` gets no
+edge to the functions only decorations pass to `fn` (`Flows.decorated`): otherwise it would reach every function
+the decorator wraps at confidence 1.0 (flask's `@setupmethod` wraps ~30 methods), and every caller of one of them
+would reach all of them through it. Callers, impact and tests-for stay sound (each decorated function is linked
+from its own callers, who do run it) and precise; the PyCG export gives a `through` call back to the wrapper, the call
+the wrapper makes. What a non-decorating call passes (`timed(f)` called explicitly) still flows as before.
+
 Two edges with the same source, target and line are one: the strongest resolution (then the highest confidence)
 is kept.
 """
