@@ -52,7 +52,7 @@ def callgraph(store: Store, repo: str, fmt: CallgraphFormat = "pycg", min_confid
     for row in sorted(rows, key=lambda r: r["caller"]):
         calls = [{k: v for k, v in c.items() if v is not None} for c in row["calls"] if c["callee"] is not None]
         if fmt == "pycg":
-            direct = {c["callee"] for c in calls if not c.get("through")
+            direct = {c["callee"] for c in calls if not c.get("through") and c.get("confidence", 1) >= min_confidence
                       and c.get("via") != "library" and c.get("callee_kind") not in _NOT_FUNCTIONS}
             for c in calls:
                 if c.get("through") and c.get("callee_kind") not in _NOT_FUNCTIONS:
@@ -60,7 +60,8 @@ def callgraph(store: Store, repo: str, fmt: CallgraphFormat = "pycg", min_confid
             graph[row["caller"]] = sorted(direct | set(graph.get(row["caller"], [])))
         else:
             graph[row["caller"]] = {"kind": row["kind"], "calls": sorted(
-                ({k: v for k, v in c.items() if k != "callee_kind"} for c in calls),
+                ({k: v for k, v in c.items() if k != "callee_kind"} for c in calls
+                 if c.get("confidence", 1) >= min_confidence),
                 key=lambda c: (c.get("line") or 0, c["callee"]))}
     for wrapper, callees in wrapped.items():
         graph[wrapper] = sorted(callees | set(graph.get(wrapper, [])))

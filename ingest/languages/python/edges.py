@@ -303,7 +303,14 @@ class EdgeMaker:
             return
         confidence = min(0.5, 1.0 / len(candidates))
         for cls in candidates:
-            yield Edge("CALLS", call.scope, f"{cls}.{attr}", "symbol", call.line, "name_only", confidence)
+            method = f"{cls}.{attr}"
+            _info, scope = self.res.scope(method)
+            wrappers = [v for v, _ in self.res.definition(method, 0, 0) if v[0] == "wrapper"] if (
+                scope is not None and scope.decorators) else []
+            for value in wrappers:  # a decorated method: its wrapper runs, and runs it
+                yield from self.function_edges(call, value, "name_only", confidence)
+            if not wrappers:
+                yield Edge("CALLS", call.scope, method, "symbol", call.line, "name_only", confidence)
 
     def dynamic_targets(self, call: Call, name: str) -> Iterator[Edge]:
         if not call.literal:
