@@ -141,7 +141,7 @@ def impact_of(store: Store, targets: list[Target], depth: int = 5, min_confidenc
     if not targets:
         return Answer("impact of nothing", [], [], 0, limit, "dependents")
     repo = targets[0].repo
-    starts = store.read("reach/impact_starts", repo=repo, qnames=[t.qname for t in targets])
+    starts = store.read("reach/changed", repo=repo, qnames=[t.qname for t in targets])
     rows, total = _walked(store, "impact", repo, starts, "in", depth, min_confidence, limit, evidence,
                           types=("CALLS", "IMPORTS", "INHERITS"))
     names = ", ".join(t.qname for t in targets[:3]) + (f" and {len(targets) - 3} more" if len(targets) > 3 else "")
@@ -177,8 +177,7 @@ def tests_for_targets(store: Store, targets: list[Target], depth: int = 8, limit
     if not targets:
         return Answer("tests for nothing", [], [], 0, limit, "tests")
     repo, qnames = targets[0].repo, [t.qname for t in targets]
-    static = store.read("tests_for", repo=repo, qnames=qnames, depth=_depth(depth), limit=ALL) \
-        if evidence != "observed" else []
+    static = _static_tests(store, repo, qnames, _depth(depth)) if evidence != "observed" else []
     observed = store.read("tests_for_observed", repo=repo, qnames=qnames) if evidence != "static" else []
     state = store.read("tests_observed", repo=repo, functions=[r["test"] for r in static],
                        paths=sorted({r["test"].split("::", 1)[0] for r in static})) if static else []
@@ -188,6 +187,25 @@ def tests_for_targets(store: Store, targets: list[Target], depth: int = 8, limit
     return Answer(f"tests for {names} ({evidence} evidence, static depth ≤ {depth})",
                   ["test", "evidence", "distance", "confidence", "calls", "how"], _cut(chosen.rows, limit),
                   len(chosen.rows), limit, "tests", chosen.notes, target=targets[0] if len(targets) == 1 else None)
+
+
+def _static_tests(store: Store, repo: str, qnames: list[str], depth: int) -> list[dict[str, Any]]:
+    """Tests that reach `qnames` through static calls, directly or through a method overriding one on the way: the
+    symbols and what reaches them, then twice more the base methods of what was reached and what reaches those."""
+    def hits(starts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        walked = reach.walk(store, repo, starts, "in", depth, 0.0, "static")
+        return [{"id": s["id"], "depth": s.get("depth", 0), "weakest": s.get("weakest", 1.0)} for s in starts] + \
+               [{"id": r.id, "depth": r.depth, "weakest": r.weakest} for r in walked]
+
+    latest = hits(store.read("reach/changed", repo=repo, qnames=qnames))
+    reached = list(latest)
+    for _ in range(2):
+        bases = store.read("reach/overridden", methods=latest, known=sorted({r["id"] for r in reached}))
+        if not bases:
+            break
+        latest = hits(bases)
+        reached += latest
+    return store.read("reach/tests_for", reached=reached, limit=ALL)
 
 
 def cycles(store: Store, repo: str | None = None, max_length: int = 4, limit: int | None = 50) -> Answer:

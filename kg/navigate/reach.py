@@ -42,14 +42,22 @@ class Reached:
         return asdict(self) | {"evidence": self.evidence}
 
 
-def walk(store: Store, repo: str, starts: list[dict[str, str]], direction: Direction, depth: int,
+def walk(store: Store, repo: str, starts: list[dict[str, Any]], direction: Direction, depth: int,
          min_confidence: float, evidence: str, types: tuple[str, ...] = ("CALLS",)) -> list[Reached]:
-    """Every node within `depth` steps of the `starts` (rows with `id` and `name`), nearest first, strongest first,
-    then by name; the starts themselves are never in the answer."""
+    """Every node within `depth` steps of the `starts`, nearest first, strongest first, then by name; the starts
+    themselves are never in the answer. A start is a row with `id` and `name`, and optionally the `depth` and the
+    chain strength (`weakest`) it was itself reached at by an earlier walk (it then starts that many steps out)."""
     names = {s["id"]: s["name"] or "" for s in starts}
     chains: dict[str, Reached | None] = {s["id"]: None for s in starts}
-    frontier, found = list(names), []
+    strength = {s["id"]: s.get("weakest", 1.0) for s in starts}
+    waiting = sorted(starts, key=lambda s: s.get("depth", 0))
+    frontier: list[str] = []
+    found: list[Reached] = []
     for step in range(1, depth + 1):
+        while waiting and waiting[0].get("depth", 0) < step:
+            frontier.append(waiting.pop(0)["id"])
+        if not frontier:
+            break
         best: dict[str, Reached] = {}
         for row in store.read("reach/step", repo=repo, frontier=frontier, direction=direction, types=list(types),
                               min_confidence=min_confidence, evidence=evidence):
@@ -57,15 +65,14 @@ def walk(store: Store, repo: str, starts: list[dict[str, str]], direction: Direc
                 continue
             before = chains[row["via"]]
             candidate = Reached(
-                row["id"], row["name"] or "", step, min(before.weakest if before else 1.0, row["confidence"]),
+                row["id"], row["name"] or "", step, min(before.weakest if before else strength[row["via"]],
+                                                        row["confidence"]),
                 row["via"], row["edge"], row["line"], (*(before.types if before else ()), row["type"]),
                 before.reaches if before else names[row["via"]], (before.observed if before else 0) + row["observed"],
                 bool(row["stale"]) or (before.stale if before else False))
             current = best.get(row["id"])
             if current is None or _rank(candidate, names) < _rank(current, names):
                 best[row["id"]] = candidate
-        if not best:
-            break
         layer = sorted(best.values(), key=lambda r: (-r.weakest, r.name))
         for node in layer:
             chains[node.id], names[node.id] = node, node.name

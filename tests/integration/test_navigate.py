@@ -115,8 +115,9 @@ def test_callers_and_callees(graph: Store) -> None:
 
 
 def test_the_step_walk_answers_what_the_browser_query_answers(graph: Store) -> None:
-    """`kg callers/callees/impact` walk one step per query (reach.py); the Browser files match one shortest-path
-    pattern. Both must give every symbol of both repositories the same nodes, depths and chain confidences."""
+    """`kg callers/callees/impact/tests-for` walk one step per query (reach.py); the Browser files match one
+    shortest-path pattern. Both must give every symbol of both repositories the same nodes, depths and chain
+    confidences (tests-for: the same tests, distances and reasons)."""
     symbols = graph.read_text("MATCH (s:Symbol) WHERE s.repo IN ['shop', 'nav'] AND (s)-[:CALLS]-() "
                               "RETURN s.repo AS repo, s.qname AS qname ORDER BY repo, qname")
     assert len(symbols) > 30
@@ -138,6 +139,12 @@ def test_the_step_walk_answers_what_the_browser_query_answers(graph: Store) -> N
                                tuple(r["via"]) if r["depth"] == 1 else len(r["via"]))
             assert {shape(r) for r in walked} == {shape(r) for r in matched}, (s, "impact", depth)
             compared += len(walked)
+        for depth in (1, 4, 8):
+            walked = answers.tests_for(graph, [s["qname"]], s["repo"], depth=depth, limit=None, evidence="static")
+            matched = graph.read("tests_for", repo=s["repo"], qnames=[s["qname"]], depth=depth, limit=10_000)
+            assert {(r["test"], r["distance"], r["how"]) for r in walked.rows} == \
+                   {(r["test"], r["distance"], r["how"]) for r in matched}, (s, "tests_for", depth)
+            compared += len(walked.rows)
     assert compared > 300
 
 

@@ -1,6 +1,7 @@
-// Where the blast radius of $qnames (symbols or modules of repository $repo) starts: each one with everything it
-// defines (a class its methods, a module its classes and functions), and the base-class methods a changed method
-// overrides (a call resolved to the base method may run it). kg/navigate/reach.py walks back from these.
+// What changes when $qnames (symbols or modules of repository $repo) change: each one with everything it defines
+// (a class its methods, a module its classes and functions), and the base-class methods a changed method
+// overrides (a call resolved to the base method may run it). `kg impact` and `kg tests-for` walk back from these
+// (kg/navigate/reach.py).
 :params {repo: 'tinyshop', qnames: ['shop.pricing.bulk_discount']};
 UNWIND $qnames AS qname
 CALL (qname) {
