@@ -24,6 +24,7 @@ from rich.table import Table
 
 from kg.cli import Context, emit_json, err, json_option, out, pass_context
 from kg.errors import InputError, KgError
+from kg.navigate.targets import repo_here
 from kg.render import progress_bar
 from kg.retrieve.config import TASK_TYPES, load_budget, load_orchestrator
 from kg.retrieve.context import build as build_context
@@ -346,7 +347,7 @@ def _task_context(ctx: Context, text: str, task_type: str, budget: int | None, r
     orchestrator, limits = load_orchestrator(project), load_budget(project)
     with ctx.open_graph() as store:
         store.apply_schema()
-        repo = task_repo(store, repo)
+        repo = task_repo(store, repo or repo_here(store))
         if not no_embed and (not signals or "vectors" in signals):
             with progress_bar(enabled=not as_json and err.is_terminal) as progress:
                 embed_if_needed(store, repo, progress, on_start=lambda m: err.print(f"[dim]{m}[/]", highlight=False))

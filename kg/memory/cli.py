@@ -21,7 +21,7 @@ from kg.memory.items import MemoryItem
 from kg.memory.llm_check import checker_for
 from kg.memory.targets import author_for
 from kg.memory.writes import MemoryWriter, Outcome
-from kg.navigate.targets import pick_repo
+from kg.navigate.targets import pick_repo, repo_here
 from kg.store import Store
 
 repo_option = click.option("--repo", help="Repository, when several are ingested.")
@@ -370,6 +370,9 @@ def memory_import(ctx: Context, folder: Path | None, confirm: bool, as_json: boo
 def _memory_repo(store: Store, repo: str | None) -> str:
     if repo:
         return pick_repo(store, repo)
+    here = repo_here(store)
+    if here:
+        return here
     with_memory = [r["repo"] for r in store.read("memory/repos")]
     if len(with_memory) == 1:
         return with_memory[0]

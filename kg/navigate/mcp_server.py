@@ -407,6 +407,7 @@ async def serve_stdio(server: MCPServer) -> None:
 
 def _context_tool(server: MCPServer, graph: Graph) -> None:
     """The `context` tool: the same ranked, budgeted context as `kg context --task` (kg.retrieve.context)."""
+    from kg.navigate.targets import repo_here
     from kg.retrieve.config import TASK_TYPES, load_budget, load_orchestrator
     from kg.retrieve.context import build as build_context
     from kg.retrieve.service import task_repo
@@ -422,7 +423,7 @@ def _context_tool(server: MCPServer, graph: Graph) -> None:
 
         def answer(s: Store) -> str:
             project = graph.settings.project
-            result = build_context(s, task_repo(s, repo), task, type, budget=budget,
+            result = build_context(s, task_repo(s, repo or repo_here(s)), task, type, budget=budget,
                                    orchestrator=load_orchestrator(project), limits=load_budget(project))
             head = [f"note: {n}" for n in result.notes] + [f"budget alert: {a}" for a in result.alerts]
             if files_only:
