@@ -10,7 +10,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from kg.cli import Context, emit_json, json_option, out, pass_context
+from kg.cli import Context, emit_json, err, json_option, out, pass_context
 from kg.errors import InputError
 from kg.memory import audit as audit_module
 from kg.memory import config as config_module
@@ -28,7 +28,10 @@ repo_option = click.option("--repo", help="Repository, when several are ingested
 
 
 def _config(ctx: Context) -> MemoryConfig:
-    return config_module.load(ctx.settings.project)
+    config = config_module.load(ctx.settings.project)
+    if config.note:
+        err.print(Text.assemble(("note:", "yellow"), f" {config.note}"), highlight=False)
+    return config
 
 
 def _writer(ctx: Context, store: Store, config: MemoryConfig, source: str = "cli") -> MemoryWriter:
