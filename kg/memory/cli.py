@@ -27,6 +27,9 @@ from kg.store import Store
 repo_option = click.option("--repo", help="Repository, when several are ingested.")
 
 
+FINDINGS = 3  # exit code of `memory audit --check` when it finds something: 1 is an error (as `kg review --check`)
+
+
 def _config(ctx: Context) -> MemoryConfig:
     config = config_module.load(ctx.settings.project)
     if config.note:
@@ -309,14 +312,15 @@ def memory_set(ctx: Context, name: str, responsibility: str | None, pitfalls: tu
 
 @memory.command("audit")
 @repo_option
-@click.option("--check", is_flag=True, help="Exit with code 1 when anything is found (for CI).")
+@click.option("--check", is_flag=True, help=f"For CI: exit with code {FINDINGS} when anything is found (1 is an "
+              "error, as for every command; 0: nothing found).")
 @json_option
 @pass_context
 def memory_audit(ctx: Context, repo: str | None, check: bool, as_json: bool) -> None:
     """Stale, orphaned, unused and conflicting memory, each with the command that settles it."""
     config = _config(ctx)
     with ctx.open_graph() as store:
-        findings = audit_module.audit(store, config, repo)
+        findings = audit_module.audit(store, config, pick_repo(store, repo) if repo else None)
     if as_json:
         emit_json([f.to_dict() for f in findings])
     elif not findings:
@@ -328,7 +332,7 @@ def memory_audit(ctx: Context, repo: str | None, check: bool, as_json: bool) -> 
             out.print(Text(f"          {f.detail}"))
             out.print(Text(f"          settle: {f.settle}", style="dim"))
     if check and findings:
-        sys.exit(1)
+        sys.exit(FINDINGS)
 
 
 @memory.command("export")

@@ -154,7 +154,9 @@ def test_staleness_follows_the_code_after_an_edit_and_reingest(store: Store, sho
     assert {r["id"] for r in browser if r["finding"] == "stale"} == stale
 
     check = kg(store, "memory", "audit", "--check")
-    assert check.exit_code == 1 and "stale" in check.stdout
+    assert check.exit_code == 3 and "stale" in check.stdout  # findings: 3, as `kg review --check`
+    failed = kg(store, "memory", "audit", "--check", "--repo", "no-such-repo")
+    assert failed.exit_code == 1 and failed.output.startswith("error: ")  # an error: 1, as every command
     assert kg(store, "decisions", "confirm", checkout.id).exit_code == 0  # it still holds: hashes recorded again
     assert kg(store, "memory", "confirm", knowledge.id).exit_code == 0
     assert kg(store, "memory", "audit", "--check").exit_code == 0
