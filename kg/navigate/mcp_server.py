@@ -446,7 +446,8 @@ def _context_tool(server: MCPServer, graph: Graph) -> None:
         ranked, with why each was chosen and, by task type (read, modify, debug, refactor), their code,
         callers/callees, tests, decisions, fitted to a token budget. files_only: just the ranked paths."""
         if type not in TASK_TYPES:
-            raise ToolError(f"`type` must be one of {', '.join(TASK_TYPES)}")
+            given = repr(type) if len(type) <= 40 else f"a text of {len(type):,} characters"
+            raise ToolError(f"`type` must be one of {', '.join(TASK_TYPES)}, not {given}")
 
         def answer(s: Store) -> str:
             project = graph.settings.project
