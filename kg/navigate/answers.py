@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kg.errors import InputError, shorten
-from kg.navigate import names, value_uses
+from kg.navigate import names, reach, value_uses
 from kg.navigate.catalog import describe
 from kg.navigate.evidence import EVIDENCE, combine
 from kg.navigate.targets import Target, pick_repo, resolve, resolve_all
@@ -96,21 +96,32 @@ def _symbol(store: Store, text: str, repo: str | None, question: str) -> Target:
 
 def callers(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
             limit: int | None = 50, evidence: str = "all") -> Answer:
+    """Who calls `symbol`, each caller once at its shortest distance with its strongest chain (see reach.py)."""
     target = _symbol(store, symbol, repo, "callers")
-    rows, total = fetch(store, "callers", limit, repo=target.repo, qname=target.qname, depth=_depth(depth),
-                        min_confidence=min_confidence, evidence=_edges(evidence))
+    rows, total = _walked(store, "callers", target, depth, min_confidence, limit, evidence)
     return Answer(f"callers of {target.qname} (depth ≤ {depth})", ["depth", "caller", "kind", "call_path", "call_line",
                   "path", "line", "calls", "resolution", "confidence"], rows, total, limit, "callers", target=target)
 
 
 def callees(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
             limit: int | None = 50, evidence: str = "all") -> Answer:
+    """What `symbol` calls, each callee once at its shortest distance with its strongest chain (see reach.py)."""
     target = _symbol(store, symbol, repo, "callees")
-    rows, total = fetch(store, "callees", limit, repo=target.repo, qname=target.qname, depth=_depth(depth),
-                        min_confidence=min_confidence, evidence=_edges(evidence))
+    rows, total = _walked(store, "callees", target, depth, min_confidence, limit, evidence)
     return Answer(f"callees of {target.qname} (depth ≤ {depth})", ["depth", "callee", "kind", "call_path",
                   "call_line", "from", "path", "line", "resolution", "confidence"], rows, total, limit, "callees",
                   target=target)
+
+
+def _walked(store: Store, question: str, target: Target, depth: int, min_confidence: float, limit: int | None,
+            evidence: str) -> tuple[list[dict[str, Any]], int]:
+    """The rows of `question` ('callers' or 'callees') for the nodes a walk from `target` reaches, cut to `limit`."""
+    found = reach.walk(store, target.repo, target.qname, "in" if question == "callers" else "out", _depth(depth),
+                       min_confidence, _edges(evidence))
+    shown = _cut(found, limit)
+    rows = store.read(f"reach/{question}", repo=target.repo, found=[r.param() for r in shown]) if shown else []
+    rows.sort(key=lambda row: (row["depth"], -row["confidence"], row[question[:-1]] or ""))  # the walk's order
+    return rows, len(found)
 
 
 def impact(store: Store, symbols: list[str], repo: str | None = None, depth: int = 5, min_confidence: float = 0.0,
