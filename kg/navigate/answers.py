@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kg.errors import InputError, shorten
-from kg.navigate import names, reach
+from kg.navigate import names, reach, value_uses
 from kg.navigate.catalog import describe
 from kg.navigate.evidence import EVIDENCE, combine
 from kg.navigate.targets import Target, pick_repo, resolve, resolve_all
@@ -224,6 +224,7 @@ def dead_code(store: Store, repo: str | None = None, include_maybe: bool = False
     name = pick_repo(store, repo)
     rows = settle_properties(store, name, store.read("dead_code", repo=name,
                                                      limit=FETCH_CAP if limit is not None else ALL))
+    rows = drop_used_by_name(store, name, rows)
     rows.sort(key=lambda r: (_STATUS_ORDER[r["status"]], r["path"], r["line"]))
     shown = {"dead"} | ({"public"} if include_public else set()) | ({"maybe"} if include_maybe else set())
     kept = [r for r in rows if r["status"] in shown]
@@ -265,13 +266,38 @@ def settle_properties(store: Store, repo: str, rows: list[dict[str, Any]]) -> li
     return settled
 
 
+def drop_used_by_name(store: Store, repo: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Leave out what its own module uses by name without a call edge (`staticmethod(f)`, `X.as_view()`, a class
+    passed as a value: kg.navigate.value_uses). Without the files the rows stay as the graph has them."""
+    root = _repo_root(store, repo)
+    if root is None or not rows:
+        return rows
+    candidates: dict[str, list[value_uses.Candidate]] = {}
+    for r in rows:
+        candidates.setdefault(r["path"], []).append(_candidate(r))
+    used = value_uses.used_in_files(root, candidates)
+    return [r for r in rows if (r["path"], _candidate(r)) not in used]
+
+
+def _candidate(row: dict[str, Any]) -> value_uses.Candidate:
+    start = row["line"] or 0
+    return value_uses.Candidate(row["symbol"].rsplit(".", 1)[-1], row["kind"], start,
+                                start + max((row.get("lines") or 1) - 1, 0))
+
+
+def _repo_root(store: Store, repo: str) -> Path | None:
+    """The folder `repo` was ingested from, when it is still there."""
+    roots = [r["root"] for r in store.read("repos") if r["repo"] == repo]
+    root = Path(roots[0]) if roots and roots[0] else None
+    return root if root is not None and root.is_dir() else None
+
+
 def read_as_attributes(store: Store, repo: str, names: set[str]) -> set[str] | None:
     """Which of `names` are read as `.name` (not called) in the repository's code files; None when its files are
     not where the graph says they were ingested from. A substring test first, the pattern only where it may
     match, and it stops once every name is seen: a big repository costs one read of its files at most."""
-    roots = [r["root"] for r in store.read("repos") if r["repo"] == repo]
-    root = Path(roots[0]) if roots and roots[0] else None
-    if root is None or not root.is_dir():
+    root = _repo_root(store, repo)
+    if root is None:
         return None
     pending = set(names)
     for row in store.read("ingest/file_hashes", repo=repo):
