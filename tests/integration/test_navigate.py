@@ -135,8 +135,9 @@ def test_the_step_walk_answers_what_the_browser_query_answers(graph: Store) -> N
             walked = answers.impact(graph, [s["qname"]], s["repo"], depth=depth, limit=None).rows
             matched = graph.read("impact", repo=s["repo"], qnames=[s["qname"]], depth=depth, min_confidence=0.0,
                                  evidence="all", limit=10_000)
+            # equally strong chains may differ in their edge kinds (a module both imports and calls): not compared
             shape = lambda r: (r["depth"], r["dependent"], r["kind"], r["confidence"], r["evidence"],  # noqa: E731
-                               tuple(r["via"]) if r["depth"] == 1 else len(r["via"]))
+                               len(r["via"]))
             assert {shape(r) for r in walked} == {shape(r) for r in matched}, (s, "impact", depth)
             compared += len(walked)
         for depth in (1, 4, 8):
