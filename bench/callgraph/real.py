@@ -23,7 +23,8 @@ For each project (the pinned PyPI sdist of tests/sdists.py):
    and the judgement (true/false, with the reason) is kept in `bench/callgraph/verdicts/<project>.json`. A run with
    sampled edges not yet judged says so, prints them with `--review`, and gives the bounds the sample's precision
    lies between until they are judged (all pending edges false / all true). Precision per confidence band samples
-   the json export (all edges, every resolution) per band.
+   the json export (all edges, every resolution) per band, and precision per resolution kind samples KIND_SAMPLE
+   pycg edges of each kind (the resolution of the edge's strongest call site).
 
 Needs the test Neo4j (tests/conftest.py's settings), network access to PyPI for the first run. Ingest, export and
 the venvs use nothing outside the worktree's `.kg/`.
