@@ -57,7 +57,7 @@ class IngestReport:
     bad_encoding: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
     changed: list[str] = field(default_factory=list)  # files (re)written in this run, for the embedding phase
-    loaded: int = 0  # parses of files the run did not change read from the cache (what the change needed)
+    loaded: int = 0  # parses of unchanged files this run brought into memory (from the cache, or parsed again)
     indexed: bool = False  # the run started from the compact project index saved by an earlier process
     parse_seconds: float = 0.0
     seconds: float = 0.0
@@ -208,7 +208,7 @@ class Ingestor:
         report.edges = dict(Counter(e.kind for e in edges))
         report.calls_by_resolution = dict(Counter(e.resolution for e in edges if e.kind == "CALLS"))
         report.symbols = sum(f.symbols for f in self.state.facts.values())
-        report.loaded = self.state.parsed.loads - loads
+        report.loaded += self.state.parsed.loads - loads
         report.written = len(changed)
         report.changed = changed
         report.reresolved = len(dependents)
@@ -315,7 +315,9 @@ class Ingestor:
 
     def _parse_tree(self, files: dict[str, SourceFile], hashes: dict[str, str], changed: list[str],
                     report: IngestReport) -> dict[str, ParsedFile]:
-        """Bring self.state up to date with the tree; returns the previous parse of every file known before."""
+        """Bring self.state up to date with the tree; returns the previous parse of each changed or deleted file
+        known before (parses of other files stay where they are: in the cache until resolution reads them)."""
+        changed = set(changed)  # type: ignore[assignment] — looked up once per file below
         previous: dict[str, ParsedFile] = {}  # the earlier parse of the changed and deleted files, when known
         for path in self.state.parsed:
             if (path in changed or path not in hashes or files[path].kind != "code") and \
@@ -348,6 +350,8 @@ class Ingestor:
                 entry = self._parse(path, module, self._read(path))
                 self.parses.put(hashes[path], entry)
             fresh[path] = (entry.parsed, entry.mentions, hashes[path])
+            if path not in changed:  # an unchanged file this process did not hold yet (no usable index)
+                report.loaded += 1
             if entry.parsed.syntax_errors:
                 report.syntax_errors[path] = entry.parsed.syntax_errors
             if entry.bad_encoding:
