@@ -15,6 +15,10 @@ other files, is part of what those functions' code resolves to, so a file's edge
 import. Each file's flows are recomputed whenever the file is resolved again for the reasons above; the parameters
 whose flows differ are looked up in what every file's edges read (`resolve_with` reports it, the graph keeps it
 as `Module.flow_reads` for the next process), and those readers are resolved again too.
+
+A new process starts from the compact project index the last run saved beside the parse cache (`FileFacts`,
+names mentioned, flows and reads per file; ingest.cache), not from every parse: `parsed` and the module maps load a
+parse from the cache only when it is read, so a one-file update costs what the change reads.
 """
 
 from __future__ import annotations
