@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kg.errors import InputError, shorten
-from kg.navigate import names
+from kg.navigate import names, reach
 from kg.navigate.catalog import describe
 from kg.navigate.evidence import EVIDENCE, combine
 from kg.navigate.targets import Target, pick_repo, resolve, resolve_all
@@ -96,21 +96,36 @@ def _symbol(store: Store, text: str, repo: str | None, question: str) -> Target:
 
 def callers(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
             limit: int | None = 50, evidence: str = "all") -> Answer:
+    """Who calls `symbol`, each caller once at its shortest distance with its strongest chain (see reach.py)."""
     target = _symbol(store, symbol, repo, "callers")
-    rows, total = fetch(store, "callers", limit, repo=target.repo, qname=target.qname, depth=_depth(depth),
-                        min_confidence=min_confidence, evidence=_edges(evidence))
+    starts = store.read("reach/start", repo=target.repo, qname=target.qname)
+    rows, total = _walked(store, "callers", target.repo, starts, "in", depth, min_confidence, limit, evidence)
     return Answer(f"callers of {target.qname} (depth ≤ {depth})", ["depth", "caller", "kind", "call_path", "call_line",
                   "path", "line", "calls", "resolution", "confidence"], rows, total, limit, "callers", target=target)
 
 
 def callees(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
             limit: int | None = 50, evidence: str = "all") -> Answer:
+    """What `symbol` calls, each callee once at its shortest distance with its strongest chain (see reach.py)."""
     target = _symbol(store, symbol, repo, "callees")
-    rows, total = fetch(store, "callees", limit, repo=target.repo, qname=target.qname, depth=_depth(depth),
-                        min_confidence=min_confidence, evidence=_edges(evidence))
+    starts = store.read("reach/start", repo=target.repo, qname=target.qname)
+    rows, total = _walked(store, "callees", target.repo, starts, "out", depth, min_confidence, limit, evidence)
     return Answer(f"callees of {target.qname} (depth ≤ {depth})", ["depth", "callee", "kind", "call_path",
                   "call_line", "from", "path", "line", "resolution", "confidence"], rows, total, limit, "callees",
                   target=target)
+
+
+def _walked(store: Store, question: str, repo: str, starts: list[dict[str, str]], direction: reach.Direction,
+            depth: int, min_confidence: float, limit: int | None, evidence: str,
+            types: tuple[str, ...] = ("CALLS",)) -> tuple[list[dict[str, Any]], int]:
+    """The rows of `question` (`queries/reach/<question>.cypher`) for the nodes a walk from `starts` reaches, cut
+    to `limit`, in the walk's order, and how many there were."""
+    found = reach.walk(store, repo, starts, direction, _depth(depth), min_confidence, _edges(evidence), types)
+    shown = _cut(found, limit)
+    rows = store.read(f"reach/{question}", repo=repo, found=[r.param() for r in shown]) if shown else []
+    name = {"callers": "caller", "callees": "callee", "impact": "dependent"}[question]
+    rows.sort(key=lambda row: (row["depth"], -row["confidence"], row[name] or ""))
+    return rows, len(found)
 
 
 def impact(store: Store, symbols: list[str], repo: str | None = None, depth: int = 5, min_confidence: float = 0.0,
@@ -123,8 +138,10 @@ def impact_of(store: Store, targets: list[Target], depth: int = 5, min_confidenc
               limit: int | None = 100, evidence: str = "all") -> Answer:
     if not targets:
         return Answer("impact of nothing", [], [], 0, limit, "dependents")
-    rows, total = fetch(store, "impact", limit, repo=targets[0].repo, qnames=[t.qname for t in targets],
-                        depth=_depth(depth), min_confidence=min_confidence, evidence=_edges(evidence))
+    repo = targets[0].repo
+    starts = store.read("reach/impact_starts", repo=repo, qnames=[t.qname for t in targets])
+    rows, total = _walked(store, "impact", repo, starts, "in", depth, min_confidence, limit, evidence,
+                          types=("CALLS", "IMPORTS", "INHERITS"))
     names = ", ".join(t.qname for t in targets[:3]) + (f" and {len(targets) - 3} more" if len(targets) > 3 else "")
     return Answer(f"impact of {names} (depth ≤ {depth})", ["depth", "dependent", "kind", "path", "line", "via",
                   "reaches", "confidence", "evidence"], rows, total, limit, "dependents",

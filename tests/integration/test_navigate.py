@@ -114,6 +114,77 @@ def test_callers_and_callees(graph: Store) -> None:
     assert deeper["shop.pricing.bulk_discount"]["resolution"] == "inferred"  # the parameter carries it
 
 
+def test_the_step_walk_answers_what_the_browser_query_answers(graph: Store) -> None:
+    """`kg callers/callees/impact` walk one step per query (reach.py); the Browser files match one shortest-path
+    pattern. Both must give every symbol of both repositories the same nodes, depths and chain confidences."""
+    symbols = graph.read_text("MATCH (s:Symbol) WHERE s.repo IN ['shop', 'nav'] AND (s)-[:CALLS]-() "
+                              "RETURN s.repo AS repo, s.qname AS qname ORDER BY repo, qname")
+    assert len(symbols) > 30
+    compared = 0
+    for s in symbols:
+        for question, key in (("callers", "caller"), ("callees", "callee")):
+            for depth in (1, 2, 4):
+                walked = getattr(answers, question)(graph, s["qname"], s["repo"], depth=depth, limit=None).rows
+                matched = graph.read(question, repo=s["repo"], qname=s["qname"], depth=depth, min_confidence=0.0,
+                                     evidence="all", limit=10_000)
+                assert {(r["depth"], r[key], r["kind"], r["confidence"]) for r in walked} == \
+                       {(r["depth"], r[key], r["kind"], r["confidence"]) for r in matched}, (s, question, depth)
+                compared += len(walked)
+        for depth in (1, 3, 5):
+            walked = answers.impact(graph, [s["qname"]], s["repo"], depth=depth, limit=None).rows
+            matched = graph.read("impact", repo=s["repo"], qnames=[s["qname"]], depth=depth, min_confidence=0.0,
+                                 evidence="all", limit=10_000)
+            shape = lambda r: (r["depth"], r["dependent"], r["kind"], r["confidence"], r["evidence"],  # noqa: E731
+                               tuple(r["via"]) if r["depth"] == 1 else len(r["via"]))
+            assert {shape(r) for r in walked} == {shape(r) for r in matched}, (s, "impact", depth)
+            compared += len(walked)
+    assert compared > 300
+
+
+CHAINS = """
+def sink():
+    return 1
+
+
+def strong():
+    return sink()
+
+
+class A:
+    def weak(self):
+        return sink()
+
+
+class B:
+    def weak(self):
+        return 2
+
+
+def top(obj):
+    obj.weak()  # a guess between A.weak and B.weak
+    return strong()
+"""
+
+
+def test_a_node_reached_by_two_equally_short_chains_keeps_the_stronger(graph: Store, tmp_path: Path) -> None:
+    """`top` reaches `sink` in two steps through `strong` (sure) and through `A.weak` (a 0.5 guess): its row says
+    1.0 and names `strong`, whichever chain the database lists first."""
+    (tmp_path / "chains.py").write_text(CHAINS)
+    Ingestor(graph, tmp_path, repo="chains").run()
+    try:
+        rows = {r["caller"]: r for r in answers.callers(graph, "chains.sink", "chains", depth=2).rows}
+        assert rows["chains.top"]["depth"] == 2
+        assert (rows["chains.top"]["confidence"], rows["chains.top"]["calls"]) == (1.0, "chains.strong")
+        down = {r["callee"]: r for r in answers.callees(graph, "chains.top", "chains", depth=2).rows}
+        assert down["chains.sink"]["depth"] == 2 and down["chains.sink"]["confidence"] == 1.0
+        assert down["chains.sink"]["from"] == "chains.strong"
+        assert down["chains.A.weak"]["confidence"] < 1.0  # the guess itself stays a guess
+    finally:
+        from kg.ingest.writer import GraphWriter
+
+        GraphWriter(graph, "chains").forget_repo()
+
+
 def test_limit_cuts_and_says_what_it_cut(graph: Store) -> None:
     cut = answers.callees(graph, "Cart.checkout", "shop", depth=2, limit=2)
     assert len(cut.rows) == 2 and cut.total > 2 and cut.truncated
