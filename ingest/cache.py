@@ -11,6 +11,9 @@ Entries are pickles, and unpickling runs code named by the data, so the cache mu
 wrote: it lives in the user's own cache folder (`project_cache_dir`, 0700), never in the project, because a
 repository can commit any file under its own tree (`.kg/cache/` included) and both the file name and the keys are
 computable by whoever writes it.
+
+The same file keeps the repository's compact project index (`files`: one row per code file, see
+ingest.project.RepoState.row), so a new process can update one file without loading every parse.
 """
 
 from __future__ import annotations
@@ -131,6 +134,26 @@ class ParseCache:
                     self._db.execute("DELETE FROM parses WHERE hash NOT IN (SELECT hash FROM keep)")
         self._pending.clear()
 
+    def index(self) -> dict[str, tuple]:
+        """The saved project index (path → row), empty when there is none or it cannot be read."""
+        if not self._connect():
+            return {}
+        try:
+            return {path: pickle.loads(row) for path, row in self._db.execute("SELECT path, entry FROM files")}
+        except (sqlite3.Error, pickle.UnpicklingError, AttributeError, ImportError, EOFError, TypeError):
+            return {}
+
+    def save_index(self, rows: dict[str, tuple], deleted: Iterable[str], whole: bool = False) -> None:
+        """Write index rows of the files that changed and drop those of `deleted`; `whole`: `rows` is all of it."""
+        if not self._connect():
+            return
+        with self._db:
+            if whole:
+                self._db.execute("DELETE FROM files")
+            self._db.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in deleted])
+            self._db.executemany("INSERT OR REPLACE INTO files (path, entry) VALUES (?, ?)",
+                                 [(p, pickle.dumps(r, protocol=pickle.HIGHEST_PROTOCOL)) for p, r in rows.items()])
+
     def forget_memory(self) -> None:
         """Drop what is held in memory (entries already flushed stay on disk)."""
         self._memory = dict(self._pending)
@@ -143,6 +166,7 @@ class ParseCache:
                 make_private_dir(self.path.parent)  # parses of private code are as private as the code
                 self._db = sqlite3.connect(self.path)
                 self._db.execute("CREATE TABLE IF NOT EXISTS parses (hash TEXT PRIMARY KEY, entry BLOB NOT NULL)")
+                self._db.execute("CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, entry BLOB NOT NULL)")
             except (OSError, ServerError, sqlite3.Error):  # no (real) folder, unreadable, not a database: no disk cache
                 self.path = None
                 return False

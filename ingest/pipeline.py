@@ -57,6 +57,8 @@ class IngestReport:
     bad_encoding: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
     changed: list[str] = field(default_factory=list)  # files (re)written in this run, for the embedding phase
+    loaded: int = 0  # parses of unchanged files this run brought into memory (from the cache, or parsed again)
+    indexed: bool = False  # the run started from the compact project index saved by an earlier process
     parse_seconds: float = 0.0
     seconds: float = 0.0
     # Seconds per step of this run, measured by the pipeline itself (see PHASES); what benchmarks read.
@@ -109,7 +111,7 @@ class Ingestor:
         self.progress = progress or (lambda stage, done, total: None)
         self.store = store
         self.writer = GraphWriter(store, self.repo)
-        self.state = RepoState()
+        self.state = RepoState(load=self._load_parse)
         self._graph_hashes: dict[str, str | None] | None = None  # what the graph holds, read once per Ingestor
         self._files: dict[str, SourceFile] = {}  # the last walk
         self._skipped: list[tuple[str, str]] = []
@@ -132,6 +134,9 @@ class Ingestor:
             known = self._known_hashes()
         with report.phase("hash"):
             hashes = self._hash(files, report)
+        if not self.state.facts and known:
+            report.indexed = self._seed(known)
+        loads = self.state.parsed.loads
         changed = sorted(p for p, h in hashes.items() if known.get(p) != h)
         deleted = sorted(set(known) - set(hashes))
         report.files = sum(1 for p in hashes if files[p].kind == "code")
@@ -194,11 +199,16 @@ class Ingestor:
         with report.phase("cache save"):
             self.parses.flush(keep={h for p, (_, _, h) in self._stats.items() if p in self.state.parsed}
                               if bulk else None)
+            dirty = self.state.take_dirty()
+            self.parses.save_index({p: self.state.row(p) for p in dirty if p in self.state.facts},
+                                   deleted=[p for p in dirty if p not in self.state.facts],
+                                   whole=self.state.facts.keys() <= dirty)
 
         edges = [e for es in resolved.values() for e in es]
         report.edges = dict(Counter(e.kind for e in edges))
         report.calls_by_resolution = dict(Counter(e.resolution for e in edges if e.kind == "CALLS"))
-        report.symbols = sum(len(p.symbols) for p in self.state.parsed.values())
+        report.symbols = sum(f.symbols for f in self.state.facts.values())
+        report.loaded += self.state.parsed.loads - loads
         report.written = len(changed)
         report.changed = changed
         report.reresolved = len(dependents)
@@ -217,6 +227,30 @@ class Ingestor:
             rows = self.store.read("ingest/flow_readers", repo=self.repo, keys=sorted(keys))
             readers |= {r["path"] for r in rows if r["path"] in self.state.parsed}
         return readers
+
+    def _seed(self, known: dict[str, str | None]) -> bool:
+        """Start from the compact index an earlier process saved, when it describes exactly the files the graph
+        holds (any other state — a run killed between the graph write and the index save, another kg — falls back
+        to loading every parse, which rewrites the index)."""
+        rows = self.parses.index()
+        code = {p: h for p, h in known.items() if language_for(p) is not None}
+        if not rows or rows.keys() != code.keys() or any(rows[p][0].hash != h for p, h in code.items()):
+            return False
+        self.state.seed(rows)
+        return True
+
+    def _load_parse(self, path: str, digest: str) -> ParsedFile | None:
+        """The parse of an unchanged file from the cache; a file whose entry another file with the same bytes took
+        over (an empty `__init__.py`) is parsed again, if it still holds those bytes."""
+        facts = self.state.facts[path]
+        entry = self.parses.get(digest)
+        if entry is not None and entry.parsed.path == path and entry.parsed.module == facts.module:
+            return entry.parsed
+        try:
+            data = (self.root / path).read_bytes()
+        except OSError:
+            return None
+        return self._parse(path, facts.module, data).parsed if content_hash(data) == digest else None
 
     def _known_hashes(self) -> dict[str, str | None]:
         """What the graph holds for this repo (path → hash), read once; later runs keep it up to date in memory."""
@@ -281,8 +315,14 @@ class Ingestor:
 
     def _parse_tree(self, files: dict[str, SourceFile], hashes: dict[str, str], changed: list[str],
                     report: IngestReport) -> dict[str, ParsedFile]:
-        """Bring self.state up to date with the tree; returns the previous parse of every file known before."""
-        previous: dict[str, ParsedFile] = dict(self.state.parsed)
+        """Bring self.state up to date with the tree; returns the previous parse of each changed or deleted file
+        known before (parses of other files stay where they are: in the cache until resolution reads them)."""
+        changed = set(changed)  # type: ignore[assignment] — looked up once per file below
+        previous: dict[str, ParsedFile] = {}  # the earlier parse of the changed and deleted files, when known
+        for path in self.state.parsed:
+            if (path in changed or path not in hashes or files[path].kind != "code") and \
+                    (before := self.state.parsed.get(path)) is not None:
+                previous[path] = before
         for path in changed:  # what the graph holds, for a fresh Ingestor
             entry = self.parses.get(known_hash) if (known_hash := (self._graph_hashes or {}).get(path)) else None
             if path not in previous and entry is not None:
@@ -297,8 +337,10 @@ class Ingestor:
             by_language.setdefault(language_for(path).name, []).append(path)
         names = {lang: by_name(lang).module_names(paths) for lang, paths in by_language.items()}
 
-        fresh: dict[str, tuple[ParsedFile, frozenset[str]]] = {}
-        todo = [p for p in code if p not in self.state.parsed or p in changed]
+        fresh: dict[str, tuple[ParsedFile, frozenset[str], str]] = {}
+        facts = self.state.facts
+        todo = [p for p in code if p not in facts or p in changed
+                or facts[p].module != names[language_for(p).name][p]]
         for done, path in enumerate(todo):
             if done % 50 == 0:
                 self.progress("parse", done, len(todo))
@@ -307,7 +349,9 @@ class Ingestor:
             if entry is None or entry.parsed.module != module or entry.parsed.path != path:
                 entry = self._parse(path, module, self._read(path))
                 self.parses.put(hashes[path], entry)
-            fresh[path] = (entry.parsed, entry.mentions)
+            fresh[path] = (entry.parsed, entry.mentions, hashes[path])
+            if path not in changed:  # an unchanged file this process did not hold yet (no usable index)
+                report.loaded += 1
             if entry.parsed.syntax_errors:
                 report.syntax_errors[path] = entry.parsed.syntax_errors
             if entry.bad_encoding:
@@ -326,7 +370,7 @@ class Ingestor:
         return CachedParse(parsed, mentioned_names(data), bad_encoding, spans)
 
     def _forget_memory(self) -> None:
-        self.state = RepoState()
+        self.state = RepoState(load=self._load_parse)
         self._graph_hashes = None
         self._stats.clear()
         self.parses.forget_memory()

@@ -15,14 +15,19 @@ other files, is part of what those functions' code resolves to, so a file's edge
 import. Each file's flows are recomputed whenever the file is resolved again for the reasons above; the parameters
 whose flows differ are looked up in what every file's edges read (`resolve_with` reports it, the graph keeps it
 as `Module.flow_reads` for the next process), and those readers are resolved again too.
+
+A new process starts from the compact project index the last run saved beside the parse cache (`FileFacts`,
+names mentioned, flows and reads per file; ingest.cache), not from every parse: `parsed` and the module maps load a
+parse from the cache only when it is read, so a one-file update costs what the change reads.
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from kg.ingest.facts import Edge, ParsedFile
 from kg.ingest.languages import Language, by_name
@@ -48,40 +53,164 @@ def _defined_names(parsed: ParsedFile | None) -> set[tuple[str, str, str]]:
     return {(s.name, s.qname, s.kind) for s in parsed.symbols} if parsed else set()
 
 
+class FileFacts(NamedTuple):
+    """What the incremental update needs of one parse without loading it: the compact project index keeps one per
+    code file (beside the parse cache, ingest.cache), so a new process loads only the parses a change reads."""
+
+    hash: str  # content hash of the file these facts describe
+    module: str
+    lang: str
+    dependencies: frozenset[str]  # Language.dependencies
+    provides: frozenset[str]  # Language.provides, else the module name
+    symbols: int
+    facets: tuple[tuple[str, Any], ...]  # (name, value) per Language.facets: what project-wide tables read of it
+
+
+def file_facts(parsed: ParsedFile, content_hash: str) -> FileFacts:
+    lang = by_name(parsed.lang)
+    provides = getattr(lang, "provides", None)
+    facets = tuple((name, of(parsed)) for name, of in getattr(lang, "facets", {}).items())
+    return FileFacts(content_hash, parsed.module, parsed.lang, frozenset(lang.dependencies(parsed)),
+                     frozenset(provides(parsed) if provides else {parsed.module}), len(parsed.symbols), facets)
+
+
+Loader = Callable[[str, str], "ParsedFile | None"]  # (path, content hash) → the parse, None when it cannot be had
+
+
+class Parses(Mapping[str, ParsedFile]):
+    """path → parse of every code file, each loaded from the parse cache the first time it is read (`loads` counts
+    those reads): a one-file update reads the changed file and what its resolution looks at, not the repository."""
+
+    def __init__(self, facts: Mapping[str, FileFacts], load: Loader) -> None:
+        self._facts = facts
+        self._load = load
+        self._held: dict[str, ParsedFile] = {}
+        self.loads = 0
+
+    def __getitem__(self, path: str) -> ParsedFile:
+        parsed = self._held.get(path)
+        if parsed is None:
+            facts = self._facts[path]
+            parsed = self._load(path, facts.hash)
+            if parsed is None:
+                raise KeyError(path)
+            self.loads += 1
+            self._held[path] = parsed
+        return parsed
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._facts
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._facts)
+
+    def __len__(self) -> int:
+        return len(self._facts)
+
+    def put(self, path: str, parsed: ParsedFile) -> None:
+        self._held[path] = parsed
+
+    def drop(self, path: str) -> None:
+        self._held.pop(path, None)
+
+
+class Project(Mapping[str, ParsedFile]):
+    """module → parse for one language, as `Language.resolve` reads it, loading parses only when read.
+    `facet` answers a language's per-file table rows from the index (see ingest.languages.project_cache.facets)."""
+
+    def __init__(self, modules: dict[str, str], parses: Parses, facts: Mapping[str, FileFacts]) -> None:
+        self._paths = modules  # module → path
+        self._parses = parses
+        self._facts = facts
+
+    def __getitem__(self, module: str) -> ParsedFile:
+        return self._parses[self._paths[module]]
+
+    def __contains__(self, module: object) -> bool:
+        return module in self._paths
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._paths)
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+    def facet(self, module: str, name: str, of: Callable[[ParsedFile], Any]) -> Any:
+        for facet, value in self._facts[self._paths[module]].facets:
+            if facet == name:
+                return value
+        return of(self[module])
+
+
 @dataclass
 class RepoState:
-    parsed: dict[str, ParsedFile] = field(default_factory=dict)  # path → parse, code files only
+    facts: dict[str, FileFacts] = field(default_factory=dict)  # path → compact facts, code files only
     mentions: dict[str, frozenset[str]] = field(default_factory=dict)  # path → names the file mentions
     edges: dict[str, list[Edge]] = field(default_factory=dict)  # path → resolved outgoing edges
     flows: dict[str, frozenset] = field(default_factory=dict)  # path → argument flows (languages with `summarize`)
     reads: dict[str, frozenset[str]] = field(default_factory=dict)  # path → argument flows its edges read
-    _projects: dict[str, dict[str, ParsedFile]] = field(default_factory=dict)  # lang → module → parse
+    load: Loader = lambda path, content_hash: None  # noqa: E731 — where parses not in memory come from
+    dirty: set[str] = field(default_factory=set)  # paths whose index rows changed since the last `take_dirty`
+    _projects: dict[str, Project] = field(default_factory=dict)  # lang → module → parse
     _flow_maps: dict[str, dict[str, frozenset]] = field(default_factory=dict)  # lang → module → flows
 
-    def replace(self, changed: Mapping[str, tuple[ParsedFile, frozenset[str]]], deleted: Iterable[str]) -> None:
-        """Swap in new parses and drop deleted files; module maps are rebuilt for the languages touched."""
+    def __post_init__(self) -> None:
+        self.parsed = Parses(self.facts, self.load)  # path → parse
+
+    # ── the compact index ─────────────────────────────────────────────────────────────────────────────────────
+
+    def row(self, path: str) -> tuple:
+        """What the index keeps of one file (see `seed`)."""
+        return self.facts[path], self.mentions.get(path), self.flows.get(path), self.reads.get(path)
+
+    def seed(self, rows: Mapping[str, tuple]) -> None:
+        """Take over a saved index (rows of `row`) in a process that holds nothing yet."""
+        for path, (facts, mentions, flows, reads) in rows.items():
+            self.facts[path] = facts
+            self.mentions[path] = mentions
+            if flows is not None:
+                self.flows[path] = flows
+            if reads is not None:
+                self.reads[path] = reads
+        self._projects.clear()
+        self._flow_maps.clear()
+
+    def take_dirty(self) -> set[str]:
+        dirty, self.dirty = self.dirty, set()
+        return dirty
+
+    def replace(self, changed: Mapping[str, tuple[ParsedFile, frozenset[str], str]], deleted: Iterable[str]) -> None:
+        """Swap in new parses (with their names and content hashes) and drop deleted files; module maps are rebuilt
+        for the languages touched."""
         touched = set()
         for path in deleted:
-            old = self.parsed.pop(path, None)
+            old = self.facts.pop(path, None)
+            self.parsed.drop(path)
             self.mentions.pop(path, None)
             self.edges.pop(path, None)
             self.reads.pop(path, None)
+            self.dirty.add(path)
             if old:
                 touched.add(old.lang)
-        for path, (parsed, names) in changed.items():
-            old = self.parsed.get(path)
+        for path, (parsed, names, content_hash) in changed.items():
+            old = self.facts.get(path)
             if old:
                 touched.add(old.lang)
-            self.parsed[path] = parsed
+            self.facts[path] = file_facts(parsed, content_hash)
+            self.parsed.put(path, parsed)
             self.mentions[path] = names
+            self.dirty.add(path)
             touched.add(parsed.lang)
         for lang in touched:
-            self._projects[lang] = {p.module: p for p in self.parsed.values() if p.lang == lang}
+            self._projects[lang] = self._project_of(lang)
 
-    def project(self, lang: str) -> dict[str, ParsedFile]:
+    def project(self, lang: str) -> Project:
         if lang not in self._projects:
-            self._projects[lang] = {p.module: p for p in self.parsed.values() if p.lang == lang}
+            self._projects[lang] = self._project_of(lang)
         return self._projects[lang]
+
+    def _project_of(self, lang: str) -> Project:
+        return Project({f.module: path for path, f in self.facts.items() if f.lang == lang}, self.parsed, self.facts)
 
     def resolve(self, paths: Iterable[str]) -> dict[str, list[Edge]]:
         resolved = {}
@@ -94,6 +223,7 @@ class RepoState:
             else:
                 resolved[path] = lang.resolve(parsed, self.project(parsed.lang))
             self.edges[path] = resolved[path]
+            self.dirty.add(path)
         return resolved
 
     # ── argument flows ────────────────────────────────────────────────────────────────────────────────────────
@@ -105,11 +235,12 @@ class RepoState:
             lang = by_name(lang_name)
             project = self.project(lang_name)
             flows = {}
-            for path, parsed in self.parsed.items():
-                if parsed.lang == lang_name:
+            for path, facts in self.facts.items():
+                if facts.lang == lang_name:
                     if path not in self.flows:
-                        self.flows[path] = lang.summarize(parsed, project)
-                    flows[parsed.module] = self.flows[path]
+                        self.flows[path] = lang.summarize(self.parsed[path], project)
+                        self.dirty.add(path)
+                    flows[facts.module] = self.flows[path]
             self._flow_maps[lang_name] = flows
         return self._flow_maps[lang_name]
 
@@ -137,6 +268,7 @@ class RepoState:
             new = lang.summarize(self.parsed[path], self.project(parsed.lang)) if path in self.parsed else None
             if new is not None:
                 self.flows[path] = new
+            self.dirty.add(path)
             keys |= {row[0] for row in (old or frozenset()) ^ (new or frozenset())}
         for lang_name in touched:
             self._flow_maps.pop(lang_name, None)
@@ -145,7 +277,7 @@ class RepoState:
     def _earlier_project(self, lang_name: str, previous: Mapping[str, ParsedFile | None]) -> dict[str, ParsedFile]:
         """The module map as it was before the change (`previous`: the earlier parse of each changed or deleted
         file, None for a file that is new)."""
-        earlier = {p: parsed for p, parsed in self.parsed.items() if parsed.lang == lang_name}
+        earlier = {p: self.parsed[p] for p, facts in self.facts.items() if facts.lang == lang_name}
         for path, before in previous.items():
             if before is None:
                 earlier.pop(path, None)
@@ -157,8 +289,8 @@ class RepoState:
         """Files whose edges read one of the argument flows `keys`, as far as this process knows, and whether it
         knows for every file (a new process learns what the others read from the graph)."""
         readers = {path for path, reads in self.reads.items() if not keys.isdisjoint(reads)}
-        complete = all(path in self.reads for path, parsed in self.parsed.items()
-                       if getattr(by_name(parsed.lang), "resolve_with", None) is not None)
+        complete = all(path in self.reads for path, facts in self.facts.items()
+                       if getattr(by_name(facts.lang), "resolve_with", None) is not None)
         return readers, complete
 
     def affected_by(self, old: Mapping[str, ParsedFile | None], deleted: Mapping[str, ParsedFile | None]) -> set[str]:
@@ -196,11 +328,11 @@ class RepoState:
     def _importers(self, lang_name: str, parses: list[ParsedFile]) -> set[str]:
         """Paths of the files that depend on `parses`, directly or through other files (transitive closure)."""
         lang = by_name(lang_name)
-        project = self.project(lang_name)
-        dependents: dict[str, set[str]] = defaultdict(set)
-        for parsed in project.values():
-            for dependency in lang.dependencies(parsed):
-                dependents[dependency].add(parsed.module)
+        dependents: dict[str, set[str]] = defaultdict(set)  # name → paths of the files that depend on it
+        for path, facts in self.facts.items():
+            if facts.lang == lang_name:
+                for dependency in facts.dependencies:
+                    dependents[dependency].add(path)
         seen: set[str] = set()
         # A file is depended on by its module name, or by what its language says it provides (Go: its package).
         provides = getattr(lang, "provides", None) or (lambda parsed: {parsed.module})
@@ -210,5 +342,5 @@ class RepoState:
             for dependent in dependents.get(name, ()):
                 if dependent not in seen:
                     seen.add(dependent)
-                    frontier.extend(provides(project[dependent]))
-        return {project[m].path for m in seen}
+                    frontier.extend(self.facts[dependent].provides)
+        return seen

@@ -8,7 +8,7 @@ says when a table must be rebuilt.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from kg.ingest.facts import ParsedFile
 
@@ -26,3 +26,13 @@ def per_project(build: Callable[[Project], Table]) -> Callable[[Project], Table]
         return last[2]
 
     return table
+
+
+def facets(project: Project, name: str, of: Callable[[ParsedFile], Any]) -> list[Any]:
+    """`of(parse)` for every module of the project, in its order. A language lists such functions in its `facets`
+    (name → function of one parse); the pipeline keeps their values in its compact index, so a whole-project table
+    built from them needs no parse loaded (the project mapping's `facet` answers from the index)."""
+    stored = getattr(project, "facet", None)
+    if stored is not None:
+        return [stored(module, name, of) for module in project]
+    return [of(parsed) for parsed in project.values()]

@@ -28,6 +28,7 @@ from kg.ingest.facts import Edge, ParsedFile
 from kg.ingest.languages.python.edges import module_flows, resolve_module
 from kg.ingest.languages.python.extract import parse_module
 from kg.ingest.languages.python.facts import Binding, PyModule, Scope
+from kg.ingest.languages.python.resolve import class_members
 
 __all__ = ["LANGUAGE", "PyModule", "PythonLanguage"]
 
@@ -35,6 +36,7 @@ __all__ = ["LANGUAGE", "PyModule", "PythonLanguage"]
 class PythonLanguage:
     name = "python"
     extensions = (".py",)
+    facets = {"class_members": class_members}  # per-file rows of resolve.Index's project-wide tables
 
     def module_names(self, paths: Iterable[str]) -> dict[str, str]:
         paths = [p for p in paths if PurePosixPath(p).suffix == ".py"]

@@ -63,6 +63,7 @@ import copy
 from collections.abc import Mapping, Sequence
 
 from kg.ingest.facts import RESOLUTIONS, ParsedFile
+from kg.ingest.languages.project_cache import facets
 from kg.ingest.languages.python.facts import (
     ENTER,
     ITER,
@@ -296,36 +297,38 @@ class Index:
     def classes_with_method(self, name: str) -> list[str]:
         if self._methods is None:
             self._methods = {}
-            for info in self._all_infos():
-                for scope in info.scopes.values():
-                    if scope.kind == "class":
-                        for b in scope.bindings:
-                            if b.kind == "func" and not b.name.startswith("<"):
-                                self._methods.setdefault(b.name, []).append(scope.qname)
+            for cls, member, kind in self._class_members():
+                if kind == "func" and not member.startswith("<"):
+                    self._methods.setdefault(member, []).append(cls)
         return self._methods.get(name, [])
 
     def accessor_names(self) -> frozenset[str]:
         """Names of properties and of class attributes bound to a call result (maybe a descriptor) anywhere in the
         project: an attribute read of any other name runs nothing kg follows."""
         if self._accessor_names is None:
-            names = set()
-            for info in self._all_infos():
-                for scope in info.scopes.values():
-                    if scope.kind == "class":
-                        names.update(b.name for b in scope.bindings if b.kind in ("prop", "call"))
-            self._accessor_names = frozenset(names)
+            self._accessor_names = frozenset(member for _, member, kind in self._class_members()
+                                             if kind in ("prop", "call"))
         return self._accessor_names
 
     def dunders(self) -> frozenset[str]:
         """Dunder method names some project class defines: an implicit call of any other one runs no project code."""
         if self._dunders is None:
-            self._dunders = frozenset(
-                b.name for info in self._all_infos() for scope in info.scopes.values() if scope.kind == "class"
-                for b in scope.bindings if b.name.startswith("__") and b.kind in ("func", "prop", "alias"))
+            self._dunders = frozenset(member for _, member, kind in self._class_members()
+                                      if member.startswith("__") and kind in ("func", "prop", "alias"))
         return self._dunders
 
-    def _all_infos(self) -> list[ModuleInfo]:
-        return [info for info in (self.info(m) for m in self.project) if info is not None]
+    def _class_members(self) -> list[tuple[str, str, str]]:
+        return [row for rows in facets(self.project, "class_members", class_members) for row in rows]
+
+
+def class_members(parsed: ParsedFile) -> tuple[tuple[str, str, str], ...]:
+    """(class, name, binding kind) of every name bound in a class body of the module, a class defined twice by its
+    last definition (as ModuleInfo.scopes): all the project-wide method, accessor and dunder tables read of it."""
+    if not isinstance(parsed.data, PyModule):
+        return ()
+    scopes = {scope.qname: scope for scope in parsed.data.scopes}
+    return tuple((scope.qname, b.name, b.kind) for scope in scopes.values() if scope.kind == "class"
+                 for b in scope.bindings)
 
 
 _INDEXES: dict[int, tuple[Mapping[str, ParsedFile], Index]] = {}
