@@ -63,6 +63,7 @@ import copy
 from collections.abc import Mapping, Sequence
 
 from kg.ingest.facts import RESOLUTIONS, ParsedFile
+from kg.ingest.languages.core import MAX_CHAIN, per_project
 from kg.ingest.languages.python.facts import (
     ENTER,
     ITER,
@@ -84,7 +85,6 @@ Resolved = list[tuple[Value, str]]  # values with their resolution label
 
 BUILTINS = frozenset(dir(builtins))
 BUILTIN_TYPES = {n: getattr(builtins, n) for n in dir(builtins) if isinstance(getattr(builtins, n), type)}
-MAX_DEPTH = 24
 UNKNOWN: Value = ("unknown", "")
 OPAQUE: Value = ("opaque", "")
 NOTHING: Value = ("", "")
@@ -327,21 +327,7 @@ class Index:
         return [info for info in (self.info(m) for m in self.project) if info is not None]
 
 
-_INDEXES: dict[int, tuple[Mapping[str, ParsedFile], Index]] = {}
-
-
-def index_for(project: Mapping[str, ParsedFile]) -> Index:
-    entry = _INDEXES.get(id(project))
-    if entry is not None and entry[0] is project:
-        return entry[1]
-    if len(_INDEXES) >= 4:
-        _INDEXES.pop(next(iter(_INDEXES)))
-    latest = next(reversed(_INDEXES.values()))[1] if _INDEXES else None
-    index = Index(project, previous=latest)
-    if latest is not None:
-        latest._previous_infos = {}  # keep one generation only, so old parses are not held forever
-    _INDEXES[id(project)] = (project, index)  # holding the mapping keeps its id from being reused
-    return index
+index_for = per_project(lambda project, previous: Index(project, previous=previous), reuse=True)
 
 
 # -------------------------------------------------------------------------------------------------- evaluation
@@ -372,7 +358,7 @@ class Resolver:
 
     def guarded(self, key: tuple, depth: int) -> bool:
         """Whether `key` may be computed now (not already on the stack, depth left); counts a cut when not."""
-        if key in self.active or depth > MAX_DEPTH:
+        if key in self.active or depth > MAX_CHAIN:
             self.cut += 1
             return False
         return True
@@ -640,7 +626,7 @@ class Resolver:
               accessors: list[str] | None = None) -> Resolved:
         """Values of `chain` evaluated in `scope_qname` (at `line` of that scope when given). Property getters and
         descriptors run on the way are appended to `accessors` when a list is given."""
-        if not chain or depth > MAX_DEPTH:
+        if not chain or depth > MAX_CHAIN:
             return []
         current = self.root(chain, scope_qname, depth, line)
         rest = chain[2:] if chain[0] == "super" and chain[1:2] == ("()",) else chain[1:]
