@@ -20,11 +20,13 @@ from kg.agent.tokens import Tokenizer, encoding_for
 from kg.agent.tools import TOOL_NAMES, tool_specs
 from kg.agent.workspace import Workspace
 from kg.ingest.cache import project_cache_dir
+from rich.markup import escape
 from rich.table import Table
 
 from kg.cli import Context, emit_json, err, json_option, out, pass_context
 from kg.errors import InputError, KgError
-from kg.render import progress_bar
+from kg.navigate.targets import repo_here
+from kg.render import echo, progress_bar
 from kg.retrieve.config import TASK_TYPES, load_budget, load_orchestrator
 from kg.retrieve.context import build as build_context
 from kg.retrieve.rank import SIGNALS
@@ -291,7 +293,7 @@ def context(ctx: Context, task_text: str | None, task_file: Path | None, task_ty
                                strict=True):
         counts = " · ".join(f"{label} {segments[label]:,}" for label in labels)
         out.print(f"[bold cyan]── {message['role']} ── [/][dim]{counts} tokens[/]", highlight=False)
-        click.echo(message["content"])
+        echo(message["content"])
     out.print("[bold]segments:[/] " + " · ".join(f"{k} {v:,}" for k, v in segments.items()) +
               f" · [bold]total {prompt.counted:,} tokens[/] (degradation: {prompt.degradation})", highlight=False)
 
@@ -346,7 +348,7 @@ def _task_context(ctx: Context, text: str, task_type: str, budget: int | None, r
     orchestrator, limits = load_orchestrator(project), load_budget(project)
     with ctx.open_graph() as store:
         store.apply_schema()
-        repo = task_repo(store, repo)
+        repo = task_repo(store, repo or repo_here(store))
         if not no_embed and (not signals or "vectors" in signals):
             with progress_bar(enabled=not as_json and err.is_terminal) as progress:
                 embed_if_needed(store, repo, progress, on_start=lambda m: err.print(f"[dim]{m}[/]", highlight=False))
@@ -360,9 +362,9 @@ def _task_context(ctx: Context, text: str, task_type: str, budget: int | None, r
         err.print(f"[bold yellow]budget:[/] {alert}", highlight=False)
     if files_only:
         for f in result.files:
-            click.echo(f.path)
+            echo(f.path)
         return
-    click.echo(result.text())
+    echo(result.text())
     steps = ", ".join(result.degradation) or "none"
     err.print(f"[dim]{result.tokens:,}/{result.budget:,} tokens · {result.task_type} · degradation: {steps}[/]",
               highlight=False)
@@ -389,7 +391,7 @@ def _drive(loop: AgentLoop, as_json: bool) -> None:
             if not as_json:
                 mark = "[green]ok[/]" if info.ok else "[red]error[/]"
                 first = info.result.splitlines()[0][:100] if info.result else ""
-                err.print(f"[dim]{info.n:>4}[/] {info.tool} {mark} {first} "
+                err.print(f"[dim]{info.n:>4}[/] {escape(info.tool)} {mark} {escape(first)} "
                           f"[dim]({info.prompt_tokens:,} prompt tokens"
                           f"{', ' + info.degradation if info.degradation != 'none' else ''})[/]",
                           highlight=False, markup=True)

@@ -52,6 +52,11 @@ class Edge:
     line: int
     resolution: str  # one of RESOLUTIONS
     confidence: float  # 1.0 certain; candidates of an ambiguous call share the mass (each < 1.0)
+    # CALLS only: the decorator's wrapper this call goes through to reach `target` (a call of a decorated function
+    # runs the wrapper, which runs that function); "" for a direct call
+    through: str = ""
+    # IMPORTS only: made under `if TYPE_CHECKING:` (never runs: no import cycle, no load-time dependency)
+    type_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -133,6 +133,7 @@ class GraphWriter:
             module = step.modules[path]
             for e in step.edges[path]:
                 row = {"type": e.kind, "line": e.line, "resolution": e.resolution, "confidence": e.confidence,
+                       "through": e.through or None, "type_only": e.type_only or None,
                        "source_module": self._key(path) if e.source == module else None,
                        "source_symbol": None if e.source == module else self._key(e.source)}
                 if e.target_kind in _INTERNAL:

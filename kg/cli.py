@@ -18,10 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
+from rich.text import Text
 
 from kg import queries
 from kg import settings as settings_module
 from kg.errors import KgError
+from kg.render import echo, guarded
 from kg.settings import Settings
 
 if TYPE_CHECKING:
@@ -35,9 +37,10 @@ if TYPE_CHECKING:
 
 # Without a terminal (make, a pipe, a CI log) rich assumes 80 columns and folds every table; a log has room.
 PIPE_WIDTH = 160
-out = Console(soft_wrap=True, width=None if sys.stdout.isatty() or os.environ.get("COLUMNS") else PIPE_WIDTH)
-err = Console(stderr=True, soft_wrap=True,
-              width=None if sys.stderr.isatty() or os.environ.get("COLUMNS") else PIPE_WIDTH)
+# Both show text from the graph: guarded, so what it holds is shown, never obeyed by the terminal (kg.render).
+out = guarded(Console(soft_wrap=True, width=None if sys.stdout.isatty() or os.environ.get("COLUMNS") else PIPE_WIDTH))
+err = guarded(Console(stderr=True, soft_wrap=True,
+                      width=None if sys.stderr.isatty() or os.environ.get("COLUMNS") else PIPE_WIDTH))
 
 
 class KgGroup(click.Group):
@@ -69,7 +72,7 @@ class KgGroup(click.Group):
         try:
             return super().invoke(ctx)
         except (KgError, queries.QueryNotFound) as e:
-            err.print(f"[bold red]error:[/] {e}", highlight=False, soft_wrap=True)
+            err.print(Text.assemble(("error:", "bold red"), f" {e}"), highlight=False, soft_wrap=True)
             sys.exit(1)
 
 
@@ -255,7 +258,7 @@ def server_logs(ctx: Context, lines: int, as_json: bool) -> None:
     tails = local.logs(ctx.settings, lines)
     if as_json:
         return emit_json({"data_dir": str(ctx.settings.data_dir), "logs": tails})
-    click.echo("\n\n".join(f"==> {path} <==\n" + "\n".join(tail) for path, tail in tails.items())
+    echo("\n\n".join(f"==> {path} <==\n" + "\n".join(tail) for path, tail in tails.items())
                or f"no logs yet in {ctx.settings.data_dir}")
 
 

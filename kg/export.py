@@ -36,7 +36,9 @@ def callgraph(store: Store, repo: str, fmt: CallgraphFormat = "pycg", min_confid
     `<builtin>.str.join`) and code outside the project (`os.path.join`); by default at confidence ≥
     PYCG_MIN_CONFIDENCE. An observed call made through library frames (a test → werkzeug → `Flask.__call__`) is no
     direct call and stays out of it. json: the same keys, each call with its line, resolution and confidence (all of
-    them by default; observed calls: `via` and `count`).
+    them by default; observed calls: `via` and `count`). A call of a decorated function is stored as the caller's
+    call of the wrapper plus one of the function `through` the wrapper (so impact and tests-for follow each decorated
+    function's own callers); pycg gives the latter back to the wrapper, as the call it makes.
     """
     if evidence not in ("static", "observed", "all"):
         raise InputError(f"evidence must be static, observed or all, not {evidence!r}")
@@ -46,14 +48,21 @@ def callgraph(store: Store, repo: str, fmt: CallgraphFormat = "pycg", min_confid
     if not rows:
         raise InputError(f"no repository named {repo!r} in the graph: ingest it first (`kg ingest PATH --repo {repo}`)")
     graph: dict[str, Any] = {}
+    wrapped: dict[str, set[str]] = {}  # pycg: what wrappers call (kg keeps it on the calls of decorated names)
     for row in sorted(rows, key=lambda r: r["caller"]):
         calls = [{k: v for k, v in c.items() if v is not None} for c in row["calls"] if c["callee"] is not None]
         if fmt == "pycg":
-            direct = {c["callee"] for c in calls
-                      if c.get("via") != "library" and c.get("callee_kind") not in _NOT_FUNCTIONS}
+            direct = {c["callee"] for c in calls if not c.get("through") and c.get("confidence", 1) >= min_confidence
+                      and c.get("via") != "library" and c.get("callee_kind") not in _NOT_FUNCTIONS}
+            for c in calls:
+                if c.get("through") and c.get("callee_kind") not in _NOT_FUNCTIONS:
+                    wrapped.setdefault(c["through"], set()).add(c["callee"])
             graph[row["caller"]] = sorted(direct | set(graph.get(row["caller"], [])))
         else:
             graph[row["caller"]] = {"kind": row["kind"], "calls": sorted(
-                ({k: v for k, v in c.items() if k != "callee_kind"} for c in calls),
+                ({k: v for k, v in c.items() if k != "callee_kind"} for c in calls
+                 if c.get("confidence", 1) >= min_confidence),
                 key=lambda c: (c.get("line") or 0, c["callee"]))}
+    for wrapper, callees in wrapped.items():
+        graph[wrapper] = sorted(callees | set(graph.get(wrapper, [])))
     return graph

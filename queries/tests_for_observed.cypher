@@ -1,6 +1,7 @@
 // Which tests ran these symbols when the suite was observed (`kg observe`)? Every observed test with a COVERS edge
 // to one of them or to what they define (a class's methods, a module's symbols), and every test under a scope
-// that ran one (imports and collection count for every test; a wider-scoped fixture for the tests using it).
+// that ran one (a project module's import counts for every test, what a test module's own body runs while it is
+// imported for that module's tests, a wider-scoped fixture's setup for the tests using it).
 // `stale`: every COVERS behind the answer was recorded when the target's file had other content than the graph
 // holds now. A memoized function also counts as run by the tests that ran its callers (a cache hit runs no code), and
 // any function as run by the tests that ran test code (tests, fixtures, conftest helpers) calling it.
@@ -51,9 +52,10 @@ CALL (holder, seed, why) {
   WHERE (holder.prefix = '' OR test.nodeid = holder.prefix OR test.nodeid STARTS WITH holder.prefix + '::'
          OR test.nodeid STARTS WITH holder.prefix + '/')
     AND (holder.fixture IS NULL OR holder.fixture IN test.fixtures)
-  RETURN test, CASE WHEN holder.fixture IS NULL
-                    THEN 'ran ' + coalesce(seed.qname, seed.path) + why + ' at import or collection'
-                    ELSE 'ran ' + coalesce(seed.qname, seed.path) + why + ' in fixture ' + holder.fixture END AS how
+  RETURN test, 'ran ' + coalesce(seed.qname, seed.path) + why +
+               CASE WHEN holder.fixture IS NOT NULL THEN ' in fixture ' + holder.fixture
+                    WHEN holder.prefix = '' THEN ' at import or collection (counts for every test)'
+                    ELSE ' while importing ' + holder.prefix END AS how
 }
 WITH test, sum(c.count) AS calls, min(how) AS how, all(s IN collect(stale) WHERE s) AS stale
 RETURN test.nodeid AS test, test.function AS function, test.outcome AS outcome, calls, stale, how

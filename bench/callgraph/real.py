@@ -23,7 +23,8 @@ For each project (the pinned PyPI sdist of tests/sdists.py):
    and the judgement (true/false, with the reason) is kept in `bench/callgraph/verdicts/<project>.json`. A run with
    sampled edges not yet judged says so, prints them with `--review`, and gives the bounds the sample's precision
    lies between until they are judged (all pending edges false / all true). Precision per confidence band samples
-   the json export (all edges, every resolution) per band.
+   the json export (all edges, every resolution) per band, and precision per resolution kind samples KIND_SAMPLE
+   pycg edges of each kind (the resolution of the edge's strongest call site).
 
 Needs the test Neo4j (tests/conftest.py's settings), network access to PyPI for the first run. Ingest, export and
 the venvs use nothing outside the worktree's `.kg/`.
@@ -47,6 +48,7 @@ WORK = ROOT / ".kg" / "realcg"
 VERDICTS = HERE / "verdicts"
 SAMPLE = 100
 BAND_SAMPLE = 25
+KIND_SAMPLE = 12  # sampled edges per resolution kind
 SEED = 20240801
 BANDS = {"1.0": (1.0, 1.01), "0.5–1.0": (0.5, 1.0), "below 0.5": (0.0, 0.5)}
 # Test dependencies as each project pinned them at its release (a newer pytest rejects their suites).
@@ -204,16 +206,37 @@ def measure(name: str) -> dict:
                         if c["callee"] in kinds and a in kinds and low <= c["confidence"] < high})
         picked = sample(edges, BAND_SAMPLE, band)
         out["bands"][band] = {"edges": len(edges), **precision(name, picked, dynamic)}
-    out["_sources"] = {"src": str(src)}
+    # precision per resolution kind: the pycg edges grouped by the resolution of their strongest call site
+    kind_of = resolution_kinds(full, static)
+    out["kinds"] = {}
+    for kind in sorted(set(kind_of.values())):
+        edges = sorted(e for e, k in kind_of.items() if k == kind)
+        out["kinds"][kind] = {"edges": len(edges), **precision(name, sample(edges, KIND_SAMPLE, f"kind-{kind}"),
+                                                               dynamic)}
+    out["_sources"] = {"src": str(src), "sites": {f"{a} -> {c['callee']}": c.get("line") for a, row in full.items()
+                                                  for c in row["calls"]}}
     return out
+
+
+def resolution_kinds(full: dict[str, dict], edges: set[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """The resolution of each edge's strongest call site (the first line among equals)."""
+    best: dict[tuple[str, str], tuple[float, int, str]] = {}
+    for caller, row in full.items():
+        for c in row["calls"]:
+            edge = (caller, c["callee"])
+            if edge in edges and c.get("resolution") != "observed":
+                rank = (c.get("confidence", 0.0), -(c.get("line") or 0), c.get("resolution", "?"))
+                if edge not in best or rank[:2] > best[edge][:2]:
+                    best[edge] = rank
+    return {e: r[2] for e, r in best.items()}
 
 
 def review(name: str, result: dict) -> None:
     """Print each sampled edge not judged yet with its call sites and the target's first line, for reading."""
     src = Path(result["_sources"]["src"])
     pending = {tuple(e) for e in result["precision"]["to_review"]}
-    for band in result["bands"].values():
-        pending |= {tuple(e) for e in band["to_review"]}
+    for group in (*result["bands"].values(), *result["kinds"].values()):
+        pending |= {tuple(e) for e in group["to_review"]}
     if not pending:
         print(f"{name}: nothing left to judge")
         return
@@ -221,9 +244,11 @@ def review(name: str, result: dict) -> None:
 
     names = module_names(src)
     by_module = {m: p for p, m in names.items()}
+    sites = result["_sources"]["sites"]
     for caller, callee in sorted(pending):
-        print(f"\n=== {caller} -> {callee}")
-        for qname in (caller, callee):
+        site = sites.get(f"{caller} -> {callee}")
+        print(f"\n=== {caller} -> {callee}  (call site line {site})")
+        for qname, shown in ((caller, "site"), (callee, "head")):
             module = next((m for m in sorted(by_module, key=len, reverse=True) if qname == m or
                            qname.startswith(m + ".")), None)
             if module is None:
@@ -231,8 +256,12 @@ def review(name: str, result: dict) -> None:
             parsed = by_name("python").parse(by_module[module], module, (src / by_module[module]).read_bytes())
             symbol = next((s for s in parsed.symbols if s.qname == qname), None)
             lines = (src / by_module[module]).read_text().splitlines()
-            if symbol is not None:
-                body = lines[symbol.start_line - 1:min(symbol.end_line, symbol.start_line + 40)]
+            if shown == "site" and site:  # the call site and a few lines before it
+                first = max(site - 4, symbol.start_line if symbol is not None else 1)
+                print(f"--- {by_module[module]}:{site} (in {qname})")
+                print("\n".join(f"    {n}: {lines[n - 1]}" for n in range(first, min(site + 2, len(lines)) + 1)))
+            elif symbol is not None:
+                body = lines[symbol.start_line - 1:min(symbol.end_line, symbol.start_line + 8)]
                 print(f"--- {by_module[module]}:{symbol.start_line}")
                 print("\n".join(f"    {line}" for line in body))
 
@@ -264,6 +293,10 @@ def main() -> int:
             print(f"  band {band:10} edges {b['edges']:>6,}  precision {b['precision']} of the decided, between "
                   f"{b['bounds']}  (sample {b['sample']}: {b['ran']} ran, {b['judged']} judged, "
                   f"{b['pending']} pending)")
+        for kind, k in r["kinds"].items():
+            print(f"  resolution {kind:10} edges {k['edges']:>6,}  precision {k['precision']} of the decided, between "
+                  f"{k['bounds']}  (sample {k['sample']}: {k['ran']} ran, {k['judged']} judged, "
+                  f"{k['pending']} pending)")
         for line in pre["false"]:
             print(f"    false: {line}")
         for caller, callee in rec["missed"][: args.missed]:

@@ -10,7 +10,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from kg.cli import Context, emit_json, json_option, out, pass_context
+from kg.cli import Context, emit_json, err, json_option, out, pass_context
 from kg.errors import InputError
 from kg.memory import audit as audit_module
 from kg.memory import config as config_module
@@ -21,14 +21,20 @@ from kg.memory.items import MemoryItem
 from kg.memory.llm_check import checker_for
 from kg.memory.targets import author_for
 from kg.memory.writes import MemoryWriter, Outcome
-from kg.navigate.targets import pick_repo
+from kg.navigate.targets import pick_repo, repo_here
 from kg.store import Store
 
 repo_option = click.option("--repo", help="Repository, when several are ingested.")
 
 
+FINDINGS = 3  # exit code of `memory audit --check` when it finds something: 1 is an error (as `kg review --check`)
+
+
 def _config(ctx: Context) -> MemoryConfig:
-    return config_module.load(ctx.settings.project)
+    config = config_module.load(ctx.settings.project)
+    if config.note:
+        err.print(Text.assemble(("note:", "yellow"), f" {config.note}"), highlight=False)
+    return config
 
 
 def _writer(ctx: Context, store: Store, config: MemoryConfig, source: str = "cli") -> MemoryWriter:
@@ -306,14 +312,15 @@ def memory_set(ctx: Context, name: str, responsibility: str | None, pitfalls: tu
 
 @memory.command("audit")
 @repo_option
-@click.option("--check", is_flag=True, help="Exit with code 1 when anything is found (for CI).")
+@click.option("--check", is_flag=True, help=f"For CI: exit with code {FINDINGS} when anything is found (1 is an "
+              "error, as for every command; 0: nothing found).")
 @json_option
 @pass_context
 def memory_audit(ctx: Context, repo: str | None, check: bool, as_json: bool) -> None:
     """Stale, orphaned, unused and conflicting memory, each with the command that settles it."""
     config = _config(ctx)
     with ctx.open_graph() as store:
-        findings = audit_module.audit(store, config, repo)
+        findings = audit_module.audit(store, config, pick_repo(store, repo) if repo else None)
     if as_json:
         emit_json([f.to_dict() for f in findings])
     elif not findings:
@@ -325,7 +332,7 @@ def memory_audit(ctx: Context, repo: str | None, check: bool, as_json: bool) -> 
             out.print(Text(f"          {f.detail}"))
             out.print(Text(f"          settle: {f.settle}", style="dim"))
     if check and findings:
-        sys.exit(1)
+        sys.exit(FINDINGS)
 
 
 @memory.command("export")
@@ -370,6 +377,9 @@ def memory_import(ctx: Context, folder: Path | None, confirm: bool, as_json: boo
 def _memory_repo(store: Store, repo: str | None) -> str:
     if repo:
         return pick_repo(store, repo)
+    here = repo_here(store)
+    if here:
+        return here
     with_memory = [r["repo"] for r in store.read("memory/repos")]
     if len(with_memory) == 1:
         return with_memory[0]

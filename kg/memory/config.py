@@ -6,11 +6,16 @@
     contradiction_similarity: 0.6 this similar and a flipped negation/antonym/number: a contradiction
     unused_after_runs: 5          agent runs on the repository without loading a decision before audit calls it unused
     llm_check: false              also ask the OpenAI-compatible LLM of KG_LLM_BASE_URL/KG_LLM_MODEL (never required)
+
+The file comes with the repository, and an agent's decisions must not confirm themselves because a repository says
+so: the file may raise confirm_threshold, never lower it below the default (a lower value is ignored with a note).
+The person at the keyboard sets any value with KG_CONFIRM_THRESHOLD, which wins over the file.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+import os
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import yaml
@@ -18,6 +23,7 @@ import yaml
 from kg.errors import ConfigError
 
 MEMORY_FILE = Path(".agent") / "memory.yaml"
+USER_THRESHOLD = "KG_CONFIRM_THRESHOLD"  # the user's own confirm_threshold, any value from 0 to 1
 
 
 @dataclass(frozen=True)
@@ -27,13 +33,17 @@ class MemoryConfig:
     contradiction_similarity: float = 0.6
     unused_after_runs: int = 5
     llm_check: bool = False
+    note: str | None = field(default=None, compare=False)  # what of the file was ignored, in one line
+
+
+CONFIRM_FLOOR = MemoryConfig.confirm_threshold  # the lowest confirm_threshold a repository's file may set
 
 
 def load(project: Path) -> MemoryConfig:
     """The project's memory settings; defaults when the file is missing, a one-line ConfigError when it is wrong."""
     path = Path(project) / MEMORY_FILE
     if not path.is_file():
-        return MemoryConfig()
+        return _confirm_threshold({}, path)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as e:
@@ -42,7 +52,7 @@ def load(project: Path) -> MemoryConfig:
         raise ConfigError(f"{path}{where} is not valid YAML: fix it or delete it") from e
     if not isinstance(data, dict):
         raise ConfigError(f"{path} must be a mapping of settings ({', '.join(f.name for f in fields(MemoryConfig))})")
-    known = {f.name: f for f in fields(MemoryConfig)}
+    known = {f.name: f for f in fields(MemoryConfig) if f.name != "note"}
     unknown = sorted(set(data) - set(known))
     if unknown:
         raise ConfigError(f"{path}: unknown setting {unknown[0]!r} (known: {', '.join(known)})")
@@ -58,4 +68,23 @@ def load(project: Path) -> MemoryConfig:
         else:
             expected = {float: "a number from 0 to 1", int: "a whole number ≥ 1", bool: "true or false"}[kind]
             raise ConfigError(f"{path}: {name} must be {expected}, not {value!r}")
-    return MemoryConfig(**values)
+    return _confirm_threshold(values, path)
+
+
+def _confirm_threshold(values: dict, path: Path) -> MemoryConfig:
+    """The threshold the user set (KG_CONFIRM_THRESHOLD), else the file's when it is not below the floor."""
+    user = os.environ.get(USER_THRESHOLD)
+    if user:
+        try:
+            threshold = float(user)
+        except ValueError:
+            threshold = -1.0
+        if not 0 <= threshold <= 1:
+            raise ConfigError(f"{USER_THRESHOLD} must be a number from 0 to 1, not {user[:40]!r}")
+        return MemoryConfig(**{**values, "confirm_threshold": threshold})
+    wanted = values.get("confirm_threshold", CONFIRM_FLOOR)
+    if wanted >= CONFIRM_FLOOR:
+        return MemoryConfig(**values)
+    values["confirm_threshold"] = CONFIRM_FLOOR
+    return MemoryConfig(**values, note=f"{path} sets confirm_threshold {wanted:g}, ignored: a repository may not "
+                                       f"lower it below {CONFIRM_FLOOR:g} (set your own with {USER_THRESHOLD})")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kg.errors import InputError, shorten
-from kg.navigate import names
+from kg.navigate import names, reach, value_uses
 from kg.navigate.catalog import describe
 from kg.navigate.evidence import EVIDENCE, combine
 from kg.navigate.targets import Target, pick_repo, resolve, resolve_all
@@ -38,7 +38,8 @@ class Answer:
     noun: str = "rows"
     notes: list[str] = field(default_factory=list)
     target: Target | None = None
-    at_least: bool = False  # `total` is a lower bound: the rows were not all counted
+    # `total` is a lower bound (the rows were not all counted); None: it is when a named query's fetch hit FETCH_CAP
+    at_least: bool | None = None
 
     @property
     def truncated(self) -> bool:
@@ -47,7 +48,7 @@ class Answer:
     def truncation_note(self) -> str | None:
         if not self.truncated:
             return None
-        counted = self.at_least or (self.total >= FETCH_CAP and self.limit is not None)
+        counted = self.at_least if self.at_least is not None else self.total >= FETCH_CAP and self.limit is not None
         total = f"at least {self.total:,}" if counted else f"{self.total:,}"
         return f"showing {len(self.rows):,} of {total} {self.noun} (raise the limit to see more)"
 
@@ -96,21 +97,37 @@ def _symbol(store: Store, text: str, repo: str | None, question: str) -> Target:
 
 def callers(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
             limit: int | None = 50, evidence: str = "all") -> Answer:
+    """Who calls `symbol`, each caller once at its shortest distance with its strongest chain (see reach.py)."""
     target = _symbol(store, symbol, repo, "callers")
-    rows, total = fetch(store, "callers", limit, repo=target.repo, qname=target.qname, depth=_depth(depth),
-                        min_confidence=min_confidence, evidence=_edges(evidence))
+    starts = store.read("reach/start", repo=target.repo, qname=target.qname)
+    rows, total = _walked(store, "callers", target.repo, starts, "in", depth, min_confidence, limit, evidence)
     return Answer(f"callers of {target.qname} (depth ≤ {depth})", ["depth", "caller", "kind", "call_path", "call_line",
-                  "path", "line", "calls", "resolution", "confidence"], rows, total, limit, "callers", target=target)
+                  "path", "line", "calls", "resolution", "confidence"], rows, total, limit, "callers", target=target,
+                  at_least=False)
 
 
 def callees(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
             limit: int | None = 50, evidence: str = "all") -> Answer:
+    """What `symbol` calls, each callee once at its shortest distance with its strongest chain (see reach.py)."""
     target = _symbol(store, symbol, repo, "callees")
-    rows, total = fetch(store, "callees", limit, repo=target.repo, qname=target.qname, depth=_depth(depth),
-                        min_confidence=min_confidence, evidence=_edges(evidence))
+    starts = store.read("reach/start", repo=target.repo, qname=target.qname)
+    rows, total = _walked(store, "callees", target.repo, starts, "out", depth, min_confidence, limit, evidence)
     return Answer(f"callees of {target.qname} (depth ≤ {depth})", ["depth", "callee", "kind", "call_path",
                   "call_line", "from", "path", "line", "resolution", "confidence"], rows, total, limit, "callees",
-                  target=target)
+                  target=target, at_least=False)
+
+
+def _walked(store: Store, question: str, repo: str, starts: list[dict[str, str]], direction: reach.Direction,
+            depth: int, min_confidence: float, limit: int | None, evidence: str,
+            types: tuple[str, ...] = ("CALLS",)) -> tuple[list[dict[str, Any]], int]:
+    """The rows of `question` (`queries/reach/<question>.cypher`) for the nodes a walk from `starts` reaches, cut
+    to `limit`, in the walk's order, and how many there were."""
+    found = reach.walk(store, repo, starts, direction, _depth(depth), min_confidence, _edges(evidence), types)
+    shown = _cut(found, limit)
+    rows = store.read(f"reach/{question}", repo=repo, found=[r.param() for r in shown]) if shown else []
+    name = {"callers": "caller", "callees": "callee", "impact": "dependent"}[question]
+    rows.sort(key=lambda row: (row["depth"], -row["confidence"], row[name] or ""))
+    return rows, len(found)
 
 
 def impact(store: Store, symbols: list[str], repo: str | None = None, depth: int = 5, min_confidence: float = 0.0,
@@ -123,12 +140,14 @@ def impact_of(store: Store, targets: list[Target], depth: int = 5, min_confidenc
               limit: int | None = 100, evidence: str = "all") -> Answer:
     if not targets:
         return Answer("impact of nothing", [], [], 0, limit, "dependents")
-    rows, total = fetch(store, "impact", limit, repo=targets[0].repo, qnames=[t.qname for t in targets],
-                        depth=_depth(depth), min_confidence=min_confidence, evidence=_edges(evidence))
+    repo = targets[0].repo
+    starts = store.read("reach/changed", repo=repo, qnames=[t.qname for t in targets])
+    rows, total = _walked(store, "impact", repo, starts, "in", depth, min_confidence, limit, evidence,
+                          types=("CALLS", "IMPORTS", "INHERITS"))
     names = ", ".join(t.qname for t in targets[:3]) + (f" and {len(targets) - 3} more" if len(targets) > 3 else "")
     return Answer(f"impact of {names} (depth ≤ {depth})", ["depth", "dependent", "kind", "path", "line", "via",
                   "reaches", "confidence", "evidence"], rows, total, limit, "dependents",
-                  target=targets[0] if len(targets) == 1 else None)
+                  target=targets[0] if len(targets) == 1 else None, at_least=False)
 
 
 def call_path(store: Store, source: str, target: str, repo: str | None = None, depth: int = 6,
@@ -158,8 +177,7 @@ def tests_for_targets(store: Store, targets: list[Target], depth: int = 8, limit
     if not targets:
         return Answer("tests for nothing", [], [], 0, limit, "tests")
     repo, qnames = targets[0].repo, [t.qname for t in targets]
-    static = store.read("tests_for", repo=repo, qnames=qnames, depth=_depth(depth), limit=ALL) \
-        if evidence != "observed" else []
+    static = _static_tests(store, repo, qnames, _depth(depth)) if evidence != "observed" else []
     observed = store.read("tests_for_observed", repo=repo, qnames=qnames) if evidence != "static" else []
     state = store.read("tests_observed", repo=repo, functions=[r["test"] for r in static],
                        paths=sorted({r["test"].split("::", 1)[0] for r in static})) if static else []
@@ -169,6 +187,25 @@ def tests_for_targets(store: Store, targets: list[Target], depth: int = 8, limit
     return Answer(f"tests for {names} ({evidence} evidence, static depth ≤ {depth})",
                   ["test", "evidence", "distance", "confidence", "calls", "how"], _cut(chosen.rows, limit),
                   len(chosen.rows), limit, "tests", chosen.notes, target=targets[0] if len(targets) == 1 else None)
+
+
+def _static_tests(store: Store, repo: str, qnames: list[str], depth: int) -> list[dict[str, Any]]:
+    """Tests that reach `qnames` through static calls, directly or through a method overriding one on the way: the
+    symbols and what reaches them, then twice more the base methods of what was reached and what reaches those."""
+    def hits(starts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        walked = reach.walk(store, repo, starts, "in", depth, 0.0, "static")
+        return [{"id": s["id"], "depth": s.get("depth", 0), "weakest": s.get("weakest", 1.0)} for s in starts] + \
+               [{"id": r.id, "depth": r.depth, "weakest": r.weakest} for r in walked]
+
+    latest = hits(store.read("reach/changed", repo=repo, qnames=qnames))
+    reached = list(latest)
+    for _ in range(2):
+        bases = store.read("reach/overridden", methods=latest, known=sorted({r["id"] for r in reached}))
+        if not bases:
+            break
+        latest = hits(bases)
+        reached += latest
+    return store.read("reach/tests_for", reached=reached, limit=ALL)
 
 
 def cycles(store: Store, repo: str | None = None, max_length: int = 4, limit: int | None = 50) -> Answer:
@@ -187,6 +224,7 @@ def dead_code(store: Store, repo: str | None = None, include_maybe: bool = False
     name = pick_repo(store, repo)
     rows = settle_properties(store, name, store.read("dead_code", repo=name,
                                                      limit=FETCH_CAP if limit is not None else ALL))
+    rows = drop_used_by_name(store, name, rows)
     rows.sort(key=lambda r: (_STATUS_ORDER[r["status"]], r["path"], r["line"]))
     shown = {"dead"} | ({"public"} if include_public else set()) | ({"maybe"} if include_maybe else set())
     kept = [r for r in rows if r["status"] in shown]
@@ -228,13 +266,38 @@ def settle_properties(store: Store, repo: str, rows: list[dict[str, Any]]) -> li
     return settled
 
 
+def drop_used_by_name(store: Store, repo: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Leave out what its own module uses by name without a call edge (`staticmethod(f)`, `X.as_view()`, a class
+    passed as a value: kg.navigate.value_uses). Without the files the rows stay as the graph has them."""
+    root = _repo_root(store, repo)
+    if root is None or not rows:
+        return rows
+    candidates: dict[str, list[value_uses.Candidate]] = {}
+    for r in rows:
+        candidates.setdefault(r["path"], []).append(_candidate(r))
+    used = value_uses.used_in_files(root, candidates)
+    return [r for r in rows if (r["path"], _candidate(r)) not in used]
+
+
+def _candidate(row: dict[str, Any]) -> value_uses.Candidate:
+    start = row["line"] or 0
+    return value_uses.Candidate(row["symbol"].rsplit(".", 1)[-1], row["kind"], start,
+                                start + max((row.get("lines") or 1) - 1, 0))
+
+
+def _repo_root(store: Store, repo: str) -> Path | None:
+    """The folder `repo` was ingested from, when it is still there."""
+    roots = [r["root"] for r in store.read("repos") if r["repo"] == repo]
+    root = Path(roots[0]) if roots and roots[0] else None
+    return root if root is not None and root.is_dir() else None
+
+
 def read_as_attributes(store: Store, repo: str, names: set[str]) -> set[str] | None:
     """Which of `names` are read as `.name` (not called) in the repository's code files; None when its files are
     not where the graph says they were ingested from. A substring test first, the pattern only where it may
     match, and it stops once every name is seen: a big repository costs one read of its files at most."""
-    roots = [r["root"] for r in store.read("repos") if r["repo"] == repo]
-    root = Path(roots[0]) if roots and roots[0] else None
-    if root is None or not root.is_dir():
+    root = _repo_root(store, repo)
+    if root is None:
         return None
     pending = set(names)
     for row in store.read("ingest/file_hashes", repo=repo):

@@ -16,7 +16,7 @@ from kg.errors import InputError, shorten
 from kg.git import commit, git
 from kg.navigate.answers import Answer, impact_of, tests_for_targets
 from kg.navigate.evidence import pytest_ids
-from kg.navigate.targets import Target
+from kg.navigate.targets import Target, repo_at
 
 if TYPE_CHECKING:
     from kg.store import Store  # the driver is imported only where a Store is made (kg.graph)
@@ -119,7 +119,8 @@ def git_diff(root: Path, since: str | None = None, staged: bool = False) -> str:
 
 def repo_for(store: Store, path: Path | None, repo: str | None) -> tuple[str, Path]:
     """The ingested repository to diff and its root folder: by name, else the one whose root holds `path`."""
-    repos = {r["repo"]: Path(r["root"]) for r in store.read("repos") if r["root"]}
+    rows = store.read("repos")
+    repos = {r["repo"]: Path(r["root"]) for r in rows if r["root"]}
     if repo:
         if repo not in repos:
             raise InputError(f"no repository named {shorten(repo)} in the graph "
@@ -130,14 +131,11 @@ def repo_for(store: Store, path: Path | None, repo: str | None) -> tuple[str, Pa
             raise InputError(f"{shorten(str(path))} is not inside {repo}'s ingested root {root}: give that folder "
                              "or leave the path out")
         return repo, root
-    here = (path or Path.cwd()).resolve()
-    holding = [(name, root) for name, root in repos.items() if here == root or root in here.parents]
-    inside = [(name, root) for name, root in repos.items() if here in root.parents]
-    found = sorted(holding, key=lambda nr: len(nr[1].parts))[-1:] or inside
-    if len(found) != 1:
-        hint = "several are" if found else "none is"
-        raise InputError(f"which ingested repository is {here}? {hint} ingested there: pass --repo")
-    return found[0]
+    found = repo_at(rows, path)
+    if not found:
+        raise InputError(f"which ingested repository is {(path or Path.cwd()).resolve()}? none or several are "
+                         "ingested there: pass --repo")
+    return found
 
 
 @dataclass

@@ -19,6 +19,7 @@ from kg.navigate.catalog import catalog
 from kg.navigate.changes import changes as diff_changes
 from kg.navigate.evidence import EVIDENCE, pytest_ids
 from kg.navigate.render import table
+from kg.render import echo
 
 repo_option = click.option("--repo", help="Repository to look in when several are ingested.")
 
@@ -140,7 +141,7 @@ def tests_for(ctx: Context, symbols: tuple[str, ...], depth: int, evidence: str,
     if as_pytest:
         ids = pytest_ids(answer.rows)
         if ids:
-            click.echo("\n".join(ids))
+            echo("\n".join(ids))
     else:
         show(answer, as_json)
 
@@ -262,7 +263,7 @@ def changes(ctx: Context, path: Path | None, since: str | None, staged: bool, re
         return emit_json(report.to_dict())
     if as_pytest:
         if report.pytest_args():
-            click.echo("\n".join(report.pytest_args()))
+            echo("\n".join(report.pytest_args()))
         return None
     if not report.changed:
         out.print(f"no changed code in {report.repo} ({report.root})", highlight=False)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.errors import ConfigError
+from kg.navigate import answers
 from kg.navigate.catalog import describe
 from kg.navigate.targets import pick_repo
 from kg.review import rules as review_rules
@@ -60,10 +61,7 @@ def examples(store: Store, repo: str) -> Examples:
     caller = max(code, key=lambda r: r["fan_out"], default=None)
     far, length = None, 0
     if hub:
-        # Four steps of static edges find a far caller for the path example; six steps with observed edges on a
-        # hub of a real project (flask's decorator wrapper) ran for over ten minutes before the guide could answer.
-        chains = store.read("callers", repo=repo, qname=hub["symbol"], depth=4, min_confidence=0.0,
-                            evidence="static", limit=500)
+        chains = answers.callers(store, hub["symbol"], repo, depth=4, evidence="static", limit=500).rows
         if chains:
             best = max(chains, key=lambda r: (r["depth"], r["confidence"]))
             if best["kind"] != "module":

@@ -30,8 +30,9 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
 
-from kg.errors import KgError
+from kg.errors import KgError, shorten
 from kg.graph import open_graph
 from kg.memory import mcp_tools as memory_tools
 from kg.navigate import answers
@@ -48,6 +49,7 @@ MAX_PARAMS = 100_000  # cypher's params JSON
 MAX_SYMBOLS = 100  # entries of a `symbols` list
 MAX_LIMIT = 1_000  # rows per answer
 MAX_ERROR = 1_500  # characters of an error an MCP client gets
+MAX_ARGUMENT_PROBLEMS = 5  # wrong arguments named in one error
 MAX_ANSWER = 200_000  # characters of an answer: the client pays per token, and serialising 24 MB took minutes
 
 INSTRUCTIONS = (
@@ -120,6 +122,31 @@ def for_mcp(message: str) -> str:
     return message if len(message) <= MAX_ERROR else message[:MAX_ERROR] + "… (cut)"
 
 
+class KgServer(MCPServer):
+    """The MCP server with errors that quote nothing of the caller's input: pydantic's argument errors repeat the
+    whole input (it may be megabytes, or hostile) and a docs URL; kg answers with the field and the rule."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        if name not in {tool.name for tool in await self.list_tools()}:  # the library quotes the whole name
+            raise ToolError(f"unknown tool {shorten(name, 60)}: tools/list names the tools")
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as e:
+            if isinstance(e.__cause__, ValidationError):
+                raise ToolError(argument_error(name, e.__cause__)) from e.__cause__
+            raise
+
+
+def argument_error(tool: str, error: ValidationError) -> str:
+    """`tool`'s argument problems as `field`: rule, at most MAX_ARGUMENT_PROBLEMS of them, no input quoted."""
+    problems = error.errors(include_url=False, include_input=False, include_context=False)
+    shown = ["`" + ".".join(str(part)[:40] for part in p["loc"])[:100] + "`: " + str(p["msg"])[:200].lower()
+             for p in problems[:MAX_ARGUMENT_PROBLEMS]]
+    more = f" (and {len(problems) - MAX_ARGUMENT_PROBLEMS} more)" if len(problems) > MAX_ARGUMENT_PROBLEMS else ""
+    return (f"Error executing tool {tool[:100]}: wrong arguments: {'; '.join(shown)}{more} (the tool's input "
+            "schema gives each argument's type)")
+
+
 def _text(name: str, value: str | None, cap: int = MAX_TEXT) -> None:
     if value is not None and len(value) > cap:
         raise ToolError(f"`{name}` is {len(value):,} characters; at most {cap:,} are accepted")
@@ -157,7 +184,7 @@ def checked_texts(**texts: str | None) -> None:
 
 def build(settings: Settings) -> tuple[MCPServer, Graph]:
     # WARNING: a failed call is the client's answer, not something to log; real faults still reach stderr.
-    server = MCPServer("kg", instructions=INSTRUCTIONS, version=kg_version(), log_level="WARNING")
+    server = KgServer("kg", instructions=INSTRUCTIONS, version=kg_version(), log_level="WARNING")
     graph = Graph(settings)
 
     @server.tool(description="Where a name is defined: exact dotted-name matches first, then fuzzy full-text "
@@ -407,6 +434,7 @@ async def serve_stdio(server: MCPServer) -> None:
 
 def _context_tool(server: MCPServer, graph: Graph) -> None:
     """The `context` tool: the same ranked, budgeted context as `kg context --task` (kg.retrieve.context)."""
+    from kg.navigate.targets import repo_here
     from kg.retrieve.config import TASK_TYPES, load_budget, load_orchestrator
     from kg.retrieve.context import build as build_context
     from kg.retrieve.service import task_repo
@@ -418,11 +446,12 @@ def _context_tool(server: MCPServer, graph: Graph) -> None:
         ranked, with why each was chosen and, by task type (read, modify, debug, refactor), their code,
         callers/callees, tests, decisions, fitted to a token budget. files_only: just the ranked paths."""
         if type not in TASK_TYPES:
-            raise ToolError(f"type {type!r} is not one of {', '.join(TASK_TYPES)}")
+            given = repr(type) if len(type) <= 40 else f"a text of {len(type):,} characters"
+            raise ToolError(f"`type` must be one of {', '.join(TASK_TYPES)}, not {given}")
 
         def answer(s: Store) -> str:
             project = graph.settings.project
-            result = build_context(s, task_repo(s, repo), task, type, budget=budget,
+            result = build_context(s, task_repo(s, repo or repo_here(s)), task, type, budget=budget,
                                    orchestrator=load_orchestrator(project), limits=load_budget(project))
             head = [f"note: {n}" for n in result.notes] + [f"budget alert: {a}" for a in result.alerts]
             if files_only:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kg.errors import InputError, shorten
@@ -99,18 +100,49 @@ def resolve_all(store: Store, texts: list[str], repo: str | None = None) -> list
     return targets
 
 
-def pick_repo(store: Store, repo: str | None) -> str:
-    """The repository a whole-repo question is about: the one given, or the only one in the graph."""
-    known = [r["repo"] for r in store.read("repos")]
+def pick_repo(store: Store, repo: str | None, here: Path | None = None) -> str:
+    """The repository a whole-repo question is about: the one given, else the one the folder `here` (default: the
+    current folder) belongs to, else the only one in the graph."""
+    rows = store.read("repos")
+    known = [r["repo"] for r in rows]
     if repo:
         if repo not in known:
             raise InputError(f"no repository named {shorten(repo)} in the graph (have: {', '.join(known) or 'none'})")
         return repo
+    found = repo_at(rows, here)
+    if found:
+        return found[0]
     if len(known) == 1:
         return known[0]
     if not known:
         raise InputError("the graph holds no repository: ingest one first (in a terminal: `kg ingest PATH`)")
-    raise InputError(f"the graph holds {len(known)} repositories ({', '.join(known)}): {REPO_HINT}")
+    where = "that folder" if here else "the current folder"
+    raise InputError(f"the graph holds {len(known)} repositories ({', '.join(known)}) and {where} is not in "
+                     f"exactly one of them: {REPO_HINT}")
+
+
+def repo_at(repos: list[dict], here: Path | None = None) -> tuple[str, Path] | None:
+    """The ingested repository (name, root) the folder `here` (default: the current folder) belongs to: the innermost
+    one whose root holds it, else the only one below it; None when none or several fit. `repos`: the `repos` query's
+    rows. Every command that leaves out --repo infers it this way."""
+    roots = {r["repo"]: Path(r["root"]) for r in repos if r["root"]}
+    try:
+        here = (here or Path.cwd()).resolve()
+    except OSError:  # the current folder was deleted
+        return None
+    holding = sorted(((n, r) for n, r in roots.items() if here == r or r in here.parents),
+                     key=lambda nr: len(nr[1].parts))
+    if holding:
+        innermost = [(n, r) for n, r in holding if r == holding[-1][1]]
+        return innermost[0] if len(innermost) == 1 else None  # one folder ingested under two names: ask
+    inside = [(n, r) for n, r in roots.items() if here in r.parents]
+    return inside[0] if len(inside) == 1 else None
+
+
+def repo_here(store: Store, here: Path | None = None) -> str | None:
+    """The name of the ingested repository the folder `here` (default: the current folder) belongs to, if one."""
+    found = repo_at(store.read("repos"), here)
+    return found[0] if found else None
 
 
 def _at_line(store: Store, path: str, line: int, repo: str | None, text: str) -> Target:

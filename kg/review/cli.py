@@ -13,7 +13,7 @@ import click
 
 from kg.cli import Context, emit_json, err, json_option, out, pass_context
 from kg.errors import InputError
-from kg.render import progress_bar
+from kg.render import echo, progress_bar
 from kg.review import analysis, compare, rules
 from kg.review.collect import Review, collect, findings, target
 from kg.review.history import history
@@ -136,7 +136,7 @@ def _check(store: Store, repo: str, root: Path, architecture: rules.Architecture
         emit_json({"repo": repo, "baseline": str(path) if accepted else None, "passed": not failed, **found})
     else:
         for line in compare.finding_lines(found):
-            click.echo(line)
+            echo(line)
         against = f"baseline {path}" if accepted else "no baseline"
         err.print(f"{'[red]failed' if failed else '[green]passed'}[/]: {len(found['new_violations'])} new "
                   f"violations, {len(found['new_cycles'])} new cyclic dependencies against {against} "

@@ -101,9 +101,8 @@ def findings(store: Store, repo: str, rules: Architecture) -> Findings:
     rows = store.read(deps.name, **deps.params)
     graph = nx.DiGraph()
     for d in rows:
-        if "IMPORTS" in d["kinds"]:
-            graph.add_edge(d["source"], d["target"], **d)
-    cycles = analysis.cycles(graph)
+        graph.add_edge(d["source"], d["target"], **d)
+    cycles = analysis.cycles(analysis.import_graph(graph))
     violations, queries = _violations(store, repo, rules, exclude)
     return Findings(violations, cycles, {"cycles": [deps, Query("import_cycles", {"repo": repo, "max_length": 8,
                                                                                 "limit": 50})],

@@ -3,7 +3,8 @@
 // (confidence 1: no name-only guesses; calls `kg observe` saw at run time are left out, so DEPENDS_ON stays what the
 // code says, the same whether or not a test run was observed). weight counts those edges, kinds says which of the three
 // there are, line is a's first IMPORTS line into b (null when a only calls or inherits), deferred is true when every
-// such import sits inside a function (it runs when called, not when a is imported). A file's DEPENDS_ON come from its
+// such import sits inside a function (it runs when called, not when a is imported), type_only is true when every
+// such import sits under `if TYPE_CHECKING:` (it never runs: no import cycle). A file's DEPENDS_ON come from its
 // own outgoing edges only, so rewriting one file's edges rewrites only its own DEPENDS_ON (no global recompute).
 :param repo => 'shop';
 :param rows => [{path: 'shop/cart.py'}];
@@ -34,9 +35,10 @@ CALL (m, row) {
   WITH r, t, CASE WHEN type(r) = 'IMPORTS' THEN any(b IN bodies WHERE b[0] < r.line <= b[1]) END AS inside
   WITH t.path AS path, collect(type(r)) AS types, count(*) AS weight,
        min(CASE WHEN type(r) = 'IMPORTS' THEN r.line END) AS line,
-       min(CASE WHEN type(r) = 'IMPORTS' THEN CASE WHEN inside THEN 1 ELSE 0 END END) AS deferred
+       min(CASE WHEN type(r) = 'IMPORTS' THEN CASE WHEN inside THEN 1 ELSE 0 END END) AS deferred,
+       min(CASE WHEN type(r) = 'IMPORTS' THEN CASE WHEN r.type_only THEN 1 ELSE 0 END END) AS type_only
   MATCH (d:Module {repo: $repo, path: path})
   CREATE (m)-[dep:DEPENDS_ON]->(d)
   SET dep.weight = weight, dep.kinds = [k IN ['IMPORTS', 'INHERITS', 'CALLS'] WHERE k IN types], dep.line = line,
-      dep.deferred = deferred = 1
+      dep.deferred = deferred = 1, dep.type_only = type_only = 1
 };

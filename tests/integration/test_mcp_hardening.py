@@ -161,6 +161,35 @@ def test_limits_are_enforced_short_and_stated(store: Store, graph_settings: Sett
     assert stderr.strip() == "", stderr[:500]
 
 
+def test_argument_errors_name_the_field_and_the_rule_never_the_input(store: Store, graph_settings: Settings) -> None:
+    """Pydantic's own message quoted the whole input (`input_value=…`) and a docs URL to the client."""
+    Ingestor(store, TINYSHOP, repo="shop").run()
+    hostile = "\x1b]52;c;ZXZpbA==\x07" + "y" * 100_000
+    calls = [("callers", {"name": "Flask.wsgi_app"}),  # `symbol` is missing, an unknown one given
+             ("callers", {"symbol": "Cart.checkout", "limit": hostile}),
+             ("impact", {"symbols": hostile}),
+             ("path", {"source": ["a"] * 5000, "target": {"k": hostile}, "depth": hostile, "limit": hostile,
+                       "repo": 7}),
+             ("context", {"task": "fix checkout", "type": hostile}),
+             ("x" * 50_000, {}),  # an unknown tool, quoted by the library
+             ("callers", {"symbol": "Cart.checkout", "repo": "shop"})]  # still answers afterwards
+    results, _, stderr = run_session(graph_settings, calls)
+    texts = [text_of(r) for r in results]
+    assert all(r.is_error for r in results[:6]), [t[:200] for t in texts]
+    for text in texts[:6]:
+        assert "yyyy" not in text and "\x1b" not in text and "Flask.wsgi_app" not in text and text.count("x") < 80
+        assert "input_value" not in text and "pydantic.dev" not in text
+        assert len(text) <= 1_600
+    assert "`symbol`: field required" in texts[0]
+    assert "`limit`:" in texts[1] and "integer" in texts[1]
+    assert "`symbols`:" in texts[2] and "list" in texts[2]
+    assert all(f"`{name}`" in texts[3] for name in ("source", "target", "depth", "limit", "repo"))
+    assert "`type` must be one of" in texts[4] and len(texts[4]) < 300
+    assert texts[5].startswith("unknown tool 'xxx") and "50,000 characters" in texts[5] and len(texts[5]) < 200
+    assert not results[6].is_error and "Cart.checkout" in texts[6]
+    assert stderr.strip() == "", stderr[:500]
+
+
 def test_cypher_probes_are_refused_through_mcp(store: Store, graph_settings: Settings) -> None:
     Ingestor(store, TINYSHOP, repo="shop").run()
     probes = ["LOAD CSV FROM 'file:///etc/passwd' AS l RETURN l",
@@ -197,3 +226,16 @@ def test_an_unreachable_graph_is_one_line_for_the_client_and_no_driver_noise(gra
     assert results[0].is_error and f"cannot reach Neo4j at {uri}" in text_of(results[0])
     assert "ask the user to check NEO4J_URI" in text_of(results[0])
     assert stderr.strip() == "", stderr[:500]
+
+
+def test_argument_errors_are_capped_at_a_few_problems() -> None:
+    from pydantic import ValidationError, create_model
+
+    from kg.navigate.mcp_server import MAX_ARGUMENT_PROBLEMS, argument_error
+
+    model = create_model("manyArguments", **{f"a{i}": (int, ...) for i in range(9)})
+    try:
+        model(**{f"a{i}": "z" * 10_000 for i in range(9)})
+    except ValidationError as e:
+        text = argument_error("many", e)
+    assert text.count("`a") == MAX_ARGUMENT_PROBLEMS and "(and 4 more)" in text and "zzz" not in text

@@ -20,6 +20,7 @@ from kg import queries
 from kg.cli import cli
 from kg.errors import InputError
 from kg.memory import audit, items
+from kg.memory import config as memory_config
 from kg.memory.config import MemoryConfig
 from kg.memory.writes import MemoryConflict, MemoryWriter
 from kg.navigate.catalog import describe
@@ -108,6 +109,23 @@ def test_agent_and_mcp_decisions_need_the_threshold(store: Store, shop: Path) ->
     assert found[sure.id].author == "agent:run-1" and found[sure.id].source == "agent"
 
 
+def test_a_repository_file_cannot_make_agent_decisions_confirm_themselves(store: Store, shop: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """`.agent/memory.yaml` comes with the repository: `confirm_threshold: 0` there is ignored, saying so."""
+    monkeypatch.delenv("KG_CONFIRM_THRESHOLD", raising=False)
+    (shop / ".agent").mkdir(exist_ok=True)
+    (shop / ".agent" / "memory.yaml").write_text("confirm_threshold: 0\n")
+    config = memory_config.load(shop)
+    unsure = MemoryWriter(store, config, "agent:run-1", "agent").decide(
+        "JsonOrderStore keeps the file open", ["JsonOrderStore"], confidence=0.5)
+    assert unsure.status == "proposed"
+    monkeypatch.chdir(shop)
+    shown = kg(store, "memory", "audit")
+    assert shown.exit_code == 0
+    assert "note: " in shown.stderr and "confirm_threshold 0, ignored" in shown.stderr
+    assert "KG_CONFIRM_THRESHOLD" in shown.stderr
+
+
 def test_staleness_follows_the_code_after_an_edit_and_reingest(store: Store, shop: Path) -> None:
     ada = person(store)
     checkout = ada.decide("Checkout prices the order with the coupon last", ["Cart.checkout"])
@@ -136,7 +154,9 @@ def test_staleness_follows_the_code_after_an_edit_and_reingest(store: Store, sho
     assert {r["id"] for r in browser if r["finding"] == "stale"} == stale
 
     check = kg(store, "memory", "audit", "--check")
-    assert check.exit_code == 1 and "stale" in check.stdout
+    assert check.exit_code == 3 and "stale" in check.stdout  # findings: 3, as `kg review --check`
+    failed = kg(store, "memory", "audit", "--check", "--repo", "no-such-repo")
+    assert failed.exit_code == 1 and failed.output.startswith("error: ")  # an error: 1, as every command
     assert kg(store, "decisions", "confirm", checkout.id).exit_code == 0  # it still holds: hashes recorded again
     assert kg(store, "memory", "confirm", knowledge.id).exit_code == 0
     assert kg(store, "memory", "audit", "--check").exit_code == 0

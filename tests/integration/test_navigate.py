@@ -114,6 +114,85 @@ def test_callers_and_callees(graph: Store) -> None:
     assert deeper["shop.pricing.bulk_discount"]["resolution"] == "inferred"  # the parameter carries it
 
 
+def test_the_step_walk_answers_what_the_browser_query_answers(graph: Store) -> None:
+    """`kg callers/callees/impact/tests-for` walk one step per query (reach.py); the Browser files match one
+    shortest-path pattern. Both must give every symbol of both repositories the same nodes, depths and chain
+    confidences (tests-for: the same tests, distances and reasons)."""
+    symbols = graph.read_text("MATCH (s:Symbol) WHERE s.repo IN ['shop', 'nav'] AND (s)-[:CALLS]-() "
+                              "RETURN s.repo AS repo, s.qname AS qname ORDER BY repo, qname")
+    assert len(symbols) > 30
+    compared = 0
+    for s in symbols:
+        for question, key in (("callers", "caller"), ("callees", "callee")):
+            for depth in (1, 2, 4):
+                walked = getattr(answers, question)(graph, s["qname"], s["repo"], depth=depth, limit=None).rows
+                matched = graph.read(question, repo=s["repo"], qname=s["qname"], depth=depth, min_confidence=0.0,
+                                     evidence="all", limit=10_000)
+                assert {(r["depth"], r[key], r["kind"], r["confidence"]) for r in walked} == \
+                       {(r["depth"], r[key], r["kind"], r["confidence"]) for r in matched}, (s, question, depth)
+                compared += len(walked)
+        for depth in (1, 3, 5):
+            walked = answers.impact(graph, [s["qname"]], s["repo"], depth=depth, limit=None).rows
+            matched = graph.read("impact", repo=s["repo"], qnames=[s["qname"]], depth=depth, min_confidence=0.0,
+                                 evidence="all", limit=10_000)
+            # equally strong chains may differ in their edge kinds (a module both imports and calls): not compared
+            shape = lambda r: (r["depth"], r["dependent"], r["kind"], r["confidence"], r["evidence"],  # noqa: E731
+                               len(r["via"]))
+            assert {shape(r) for r in walked} == {shape(r) for r in matched}, (s, "impact", depth)
+            compared += len(walked)
+        for depth in (1, 4, 8):
+            walked = answers.tests_for(graph, [s["qname"]], s["repo"], depth=depth, limit=None, evidence="static")
+            matched = graph.read("tests_for", repo=s["repo"], qnames=[s["qname"]], depth=depth, limit=10_000)
+            assert {(r["test"], r["distance"], r["how"]) for r in walked.rows} == \
+                   {(r["test"], r["distance"], r["how"]) for r in matched}, (s, "tests_for", depth)
+            compared += len(walked.rows)
+    assert compared > 300
+
+
+CHAINS = """
+def sink():
+    return 1
+
+
+def strong():
+    return sink()
+
+
+class A:
+    def weak(self):
+        return sink()
+
+
+class B:
+    def weak(self):
+        return 2
+
+
+def top(obj):
+    obj.weak()  # a guess between A.weak and B.weak
+    return strong()
+"""
+
+
+def test_a_node_reached_by_two_equally_short_chains_keeps_the_stronger(graph: Store, tmp_path: Path) -> None:
+    """`top` reaches `sink` in two steps through `strong` (sure) and through `A.weak` (a 0.5 guess): its row says
+    1.0 and names `strong`, whichever chain the database lists first."""
+    (tmp_path / "chains.py").write_text(CHAINS)
+    Ingestor(graph, tmp_path, repo="chains").run()
+    try:
+        rows = {r["caller"]: r for r in answers.callers(graph, "chains.sink", "chains", depth=2).rows}
+        assert rows["chains.top"]["depth"] == 2
+        assert (rows["chains.top"]["confidence"], rows["chains.top"]["calls"]) == (1.0, "chains.strong")
+        down = {r["callee"]: r for r in answers.callees(graph, "chains.top", "chains", depth=2).rows}
+        assert down["chains.sink"]["depth"] == 2 and down["chains.sink"]["confidence"] == 1.0
+        assert down["chains.sink"]["from"] == "chains.strong"
+        assert down["chains.A.weak"]["confidence"] < 1.0  # the guess itself stays a guess
+    finally:
+        from kg.ingest.writer import GraphWriter
+
+        GraphWriter(graph, "chains").forget_repo()
+
+
 def test_limit_cuts_and_says_what_it_cut(graph: Store) -> None:
     cut = answers.callees(graph, "Cart.checkout", "shop", depth=2, limit=2)
     assert len(cut.rows) == 2 and cut.total > 2 and cut.truncated
@@ -168,11 +247,12 @@ def test_dead_code_respects_entry_points_and_dynamic_names(graph: Store) -> None
     assert public == {"app.core.unused", "app.core.run_plugin", "app.core.make_closure", "app.b.call_back", "app.c.see"}
     assert all(r["why"] and 0 < r["confidence"] < 1 for r in answer.rows)
     # Base.greet is only overridden (the test's `child` fixture is a Child): maybe alive, like Base.template.
-    assert maybe == {"app.plugins.on_load", "app.core.Base.template", "app.core.Base.greet",
-                     "app.core.make_closure.inner"}  # app.registry.route.wrap runs: @route("/home") applies it
+    assert maybe == {"app.plugins.on_load", "app.core.Base.template", "app.core.Base.greet"}
+    # app.registry.route.wrap runs: @route("/home") applies it; make_closure returns `inner` (a use by name)
     for alive in ("app.core.home", "app.exported_only", "app.__main__.main", "app.core.Child.greet",
                   "app.core.Child.template", "app.core.Child.__repr__", "tests.test_core.child",
-                  "tests.test_core.test_unrelated", "app.core.helper", "app.registry.route.wrap"):
+                  "tests.test_core.test_unrelated", "app.core.helper", "app.registry.route.wrap",
+                  "app.core.make_closure.inner"):
         assert alive not in status
     shop = answers.dead_code(graph, "shop", include_public=True)
     assert [(r["symbol"], r["status"]) for r in shop.rows] == [("shop.storage.JsonOrderStore", "public")]

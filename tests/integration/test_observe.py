@@ -217,6 +217,52 @@ def test_tests_that_ran_test_code_calling_a_function_are_selected_for_it(store: 
     assert failing == set(picked)
 
 
+COLLECT = PROJECT.parent / "collect"
+
+
+def collected_tests(root: Path) -> set[str]:
+    """The node ids pytest collects in `root`, with kg's own Python."""
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only"],
+                          cwd=root, capture_output=True, text=True)
+    return {line for line in done.stdout.splitlines() if "::" in line}
+
+
+def test_a_test_modules_own_import_time_code_counts_for_its_tests_only(store: Store, tmp_path: Path) -> None:
+    """tests/fixtures/observe/collect: test_declared.py declares a command in its own body, so `option` → `Option`
+    → `split_opt` run while pytest imports that file, in no test. When `split_opt` breaks, that file fails to import
+    (its two tests fail) and the one test that builds an Option fails; test_plain.py and the rest pass. So the
+    import of a test module counts for that module's tests, not for the whole session as it did (every test
+    selected); a project module's import (`@command` in cli/options.py) still counts for every test, since every
+    importer fails with it. Checked against the real failures with a fault injected (kg's own Python runs it)."""
+    root = tmp_path / "collect"
+    shutil.copytree(COLLECT, root)
+    before = collected_tests(root)
+    assert len(before) == 7
+    Ingestor(store, root, repo="collect").run()
+    observe(store, root, "collect")
+
+    declared = {"tests/test_declared.py::test_shout", "tests/test_declared.py::test_shout_nothing_given"}
+    for evidence in ("observed", "combined"):
+        picked = by_test(answers.tests_for(store, ["cli.options.split_opt"], "collect", evidence=evidence))
+        assert set(picked) == declared | {"tests/test_runtime.py::test_option_built_in_the_test"}, evidence
+    assert picked["tests/test_declared.py::test_shout"]["how"].startswith(
+        "ran cli.options.split_opt while importing tests/test_declared.py")
+    # called only while a test module is imported: its tests, from the run, and static analysis agrees
+    factory = by_test(answers.tests_for(store, ["cli.options.option"], "collect"))
+    assert set(factory) == declared and {r["source"] for r in factory.values()} == {"both"}
+    # run while cli/options.py itself is imported: every test file importing it fails with it
+    assert set(by_test(answers.tests_for(store, ["cli.options.command"], "collect", evidence="observed"))) == before
+
+    edit(root / "cli" / "options.py", '    first = decl[:2] if decl[:2] == "--" else decl[:1]\n',
+         '    raise RuntimeError("broken split_opt")\n    first = decl[:2] if decl[:2] == "--" else decl[:1]\n')
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfE", "--tb=no",
+                          "--continue-on-collection-errors"], cwd=root, capture_output=True, text=True)
+    # a test module that cannot be imported fails each of its tests (as bench/faults.py counts them)
+    reported = {line.split()[1] for line in run.stdout.splitlines() if line.startswith(("FAILED ", "ERROR "))}
+    failing = {t for t in before for r in reported if t == r or t.startswith(r + "::")}
+    assert reported and failing == set(picked)
+
+
 def test_bad_input_is_one_line_and_changes_nothing(store: Store, project: Path, tmp_path: Path,
                                                    graph_settings: Settings) -> None:
     with pytest.raises(InputError, match="is not in an ingested repository: run `kg ingest"):

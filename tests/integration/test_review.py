@@ -67,12 +67,15 @@ def test_ingest_derives_depends_on_from_every_import_form(store: Store, app: Pat
     assert deps["app.core.rules", "app.core.services"]["kinds"] == ["IMPORTS", "CALLS"]
     assert deps["app.db.models", "app.web.views"]["deferred"] is True  # imported inside Order.html
     assert deps["app.web.views", "app.db.models"]["deferred"] is False
+    assert deps["app.typed.schema", "app.typed.forms"]["type_only"] is True  # under `if TYPE_CHECKING:`
+    assert deps["app.typed.forms", "app.typed.schema"]["type_only"] is False
     assert all(a != b for a, b in deps)
 
 
 def test_cycles_of_mixed_import_forms_are_found_with_edges_to_cut(store: Store, app: Path) -> None:
     found = findings(store, "app", rules.Architecture())
     groups = {tuple(g["modules"]): g for g in found.cycles}
+    # (app.typed.forms ↔ app.typed.schema is no cycle: the way back is a type-only import)
     assert set(groups) == {("app.util.a", "app.util.b", "app.util.c"),
                            ("app.core.rules", "app.core.services", "app.db.models", "app.web.views")}
     util = groups["app.util.a", "app.util.b", "app.util.c"]
@@ -80,6 +83,7 @@ def test_cycles_of_mixed_import_forms_are_found_with_edges_to_cut(store: Store, 
     # The navigation query finds the same mixed cycle through DEPENDS_ON.
     rows = answers.cycles(store, "app", max_length=8).rows
     assert ["app.util.a", "app.util.b", "app.util.c"] in [r["modules"] for r in rows]
+    assert not any("app.typed.forms" in r["modules"] for r in rows)
     three = next(r for r in rows if r["modules"] == ["app.util.a", "app.util.b", "app.util.c"])
     assert three["lines"] == [1, 1, 2]
 
@@ -139,7 +143,7 @@ def test_review_page_and_json(graph_settings: Settings, store: Store, app: Path,
     assert code == 0
     data = json.loads(out)
     assert data["kind"] == "kg-review/1" and data["output"] == str(out_file)
-    assert data["scope"]["modules"] == 12 and data["rules_file"].endswith("architecture.yaml")
+    assert data["scope"]["modules"] == 15 and data["rules_file"].endswith("architecture.yaml")
     assert {v["source"] for v in data["violations"]} == {"app.db.models", "app.util.a", "app.web.views"}
     assert data["hotspots"][0]["why"]  # each hotspot says why
     assert {q["name"] for qs in data["queries"].values() for q in qs} >= {
@@ -237,7 +241,7 @@ def test_a_graph_from_an_older_kg_is_refused_then_rewritten(store: Store, app: P
     report = Ingestor(store, app, repo="app").run()
     assert report.written == report.files + report.documents  # every file rewritten once
     assert collect_module.target(store, "app").repo == "app" and MODEL == collect_module.MODEL
-    assert len(depends_on(store, "app")) == 10
+    assert len(depends_on(store, "app")) == 12
     assert Ingestor(store, app, repo="app").run().written == 0  # and only once
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kg.errors import ConfigError
-from kg.memory.config import MemoryConfig, load
+from kg.memory.config import USER_THRESHOLD, MemoryConfig, load
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -21,8 +21,29 @@ def test_defaults_without_a_file(tmp_path: Path) -> None:
 
 
 def test_values_from_the_file(tmp_path: Path) -> None:
-    config = load(write(tmp_path, "confirm_threshold: 0.6\nunused_after_runs: 2\nllm_check: false\n"))
-    assert (config.confirm_threshold, config.unused_after_runs, config.duplicate_similarity) == (0.6, 2, 0.7)
+    config = load(write(tmp_path, "confirm_threshold: 0.9\nunused_after_runs: 2\nllm_check: false\n"))
+    assert (config.confirm_threshold, config.unused_after_runs, config.duplicate_similarity) == (0.9, 2, 0.7)
+    assert config.note is None
+
+
+@pytest.mark.parametrize("lowered", ["0", "0.0", "0.79"])
+def test_a_repository_cannot_lower_the_confirm_threshold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         lowered: str) -> None:
+    """`confirm_threshold: 0` in a repository's file would make every agent and MCP decision land confirmed."""
+    monkeypatch.delenv(USER_THRESHOLD, raising=False)
+    config = load(write(tmp_path, f"confirm_threshold: {lowered}\nunused_after_runs: 2\n"))
+    assert config.confirm_threshold == 0.8 and config.unused_after_runs == 2
+    assert config.note and "ignored" in config.note and USER_THRESHOLD in config.note and "\n" not in config.note
+
+
+def test_the_user_sets_any_threshold_with_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(USER_THRESHOLD, "0.3")
+    assert load(tmp_path).confirm_threshold == 0.3
+    assert load(write(tmp_path, "confirm_threshold: 0\n")).confirm_threshold == 0.3  # the user's own wins
+    assert load(tmp_path).note is None
+    monkeypatch.setenv(USER_THRESHOLD, "lots")
+    with pytest.raises(ConfigError, match=f"{USER_THRESHOLD} must be a number from 0 to 1"):
+        load(tmp_path)
 
 
 @pytest.mark.parametrize(("text", "message"), [

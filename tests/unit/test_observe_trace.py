@@ -69,6 +69,25 @@ def test_the_tracer_records_tests_scopes_and_edges_through_libraries(traced: tup
     assert trace.exit_status == 0 and trace.outcomes() == Counter(passed=6)
 
 
+def test_a_test_modules_own_import_time_code_goes_to_its_file_scope(tmp_path: Path) -> None:
+    """tests/fixtures/observe/collect: test_declared.py's body calls `option(...)` (→ Option → split_opt) while pytest
+    imports it; cli/options.py's body applies `@command`. The first is the file's scope, the second the session's."""
+    root = tmp_path / "collect"
+    shutil.copytree(PROJECT.parent / "collect", root)
+    trace = read_trace(traced_run(root), root)
+    codes = trace.codes()
+    scopes = {s.prefix: s for s in trace.scopes if s.fixture is None}
+    assert set(scopes) == {"", "tests/test_declared.py", "tests/test_plain.py", "tests/test_runtime.py"}
+    assert {c.path for c in scopes["tests/test_plain.py"].codes} == {"tests/test_plain.py"}  # its body alone
+    declared, session = scopes["tests/test_declared.py"].codes, scopes[""].codes
+    assert {code(codes, q) for q in ("option", "option.<locals>.decorate", "Option.__init__", "split_opt")} \
+        <= set(declared)
+    assert code(codes, "command") in session and code(codes, "command") not in declared
+    assert code(codes, "split_opt") not in session
+    runtime = {t.nodeid: t for t in trace.tests}["tests/test_runtime.py::test_option_built_in_the_test"]
+    assert runtime.codes[code(codes, "split_opt")] == 1
+
+
 def test_a_trace_cut_short_or_damaged_is_refused(traced: tuple[Path, Path], tmp_path: Path) -> None:
     root, folder = traced
     (original,) = folder.glob("trace-*.jsonl")

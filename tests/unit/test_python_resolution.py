@@ -85,3 +85,31 @@ def test_dependencies_cover_imports_and_packages() -> None:
 def test_syntax_error_case_reports_errors() -> None:
     parsed, _edges = load(CASES_DIR / "syntax_error")
     assert [f.syntax_errors > 0 for f in parsed] == [True]
+
+
+def test_a_decorated_call_goes_through_its_wrapper() -> None:
+    """The edge from a caller to its decorated function names the wrapper it runs through (`through`), which is
+    what `kg export callgraph --format pycg` turns back into the wrapper's own call; a direct call names none."""
+    _parsed, edges = load(CASES_DIR / "decorator_wrappers")
+    calls = {(e.source, e.target): e.through for e in edges if e.kind == "CALLS"}
+    wrapper = "scaffold.setupmethod.wrapper_func"
+    assert calls[("test_app.test_after_request", "scaffold.Scaffold.after_request")] == wrapper
+    assert calls[("test_app.test_after_request", "scaffold.setupmethod.wrapper_func")] == ""
+    assert calls[("scaffold.setupmethod.wrapper_func", "scaffold.plain")] == ""
+    # stacked wrappers: each goes through the one outside it
+    assert calls[("test_app.test_stacked", "scaffold.outer.outer_wrapper")] == ""
+    assert calls[("test_app.test_stacked", "scaffold.inner.inner_wrapper")] == "scaffold.outer.outer_wrapper"
+    assert calls[("test_app.test_stacked", "scaffold.stacked")] == "scaffold.inner.inner_wrapper"
+
+
+def test_imports_under_type_checking_are_type_only() -> None:
+    """Only the body of `if TYPE_CHECKING:` / `if typing.TYPE_CHECKING:` is type-only: its `else:` and
+    `if not TYPE_CHECKING:` run (cycle detection leaves type-only imports out)."""
+    _parsed, edges = load(CASES_DIR / "type_checking")
+    imports = {(e.source, e.target): e.type_only for e in edges if e.kind == "IMPORTS"}
+    assert imports[("models", "views.View")] is True
+    assert imports[("models", "views")] is True
+    assert imports[("models", "helpers.fallback")] is False
+    assert imports[("models", "helpers")] is False
+    assert imports[("views", "models.Model")] is False
+    assert not any(e.type_only for e in edges if e.kind == "CALLS")

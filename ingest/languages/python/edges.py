@@ -31,6 +31,15 @@ Edges and their `resolution` (see ingest.facts.RESOLUTIONS):
   arguments from the enclosing scope, in a lambda from the lambda; calls in comprehensions belong to the enclosing
   function.
 
+Decorator wrappers (`def timed(fn): def wrapper(*a): return fn(*a); return wrapper`) are context-sensitive: a call
+of a decorated name gives an edge to the wrapper and one to the decorated function itself, `through` the wrapper
+(nested wrappers: each through the one outside it), with the call's resolution. The wrapper's own `fn(...)` gets no
+edge to the functions only decorations pass to `fn` (`Flows.decorated`): otherwise it would reach every function
+the decorator wraps at confidence 1.0 (flask's `@setupmethod` wraps ~30 methods), and every caller of one of them
+would reach all of them through it. Callers, impact and tests-for stay sound (each decorated function is linked
+from its own callers, who do run it) and precise; the PyCG export gives a `through` call back to the wrapper, the call
+the wrapper makes. What a non-decorating call passes (`timed(f)` called explicitly) still flows as before.
+
 Two edges with the same source, target and line are one: the strongest resolution (then the highest confidence)
 is kept.
 """
@@ -45,6 +54,7 @@ from kg.ingest.languages.python.facts import Arg, Call, Import, PyModule, Scope
 from kg.ingest.languages.python.flows import Flows, Row, summarize
 from kg.ingest.languages.python.resolve import (
     BUILTINS,
+    SEP,
     Index,
     Resolved,
     Resolver,
@@ -52,6 +62,7 @@ from kg.ingest.languages.python.resolve import (
     dedupe,
     function_of,
     index_for,
+    param_key,
 )
 
 DYNAMIC_BUILTINS = frozenset({"getattr", "eval", "exec", "__import__"})
@@ -76,6 +87,9 @@ _CALLBACKS = {"map": ((0,), ()), "filter": ((0,), ()), "sorted": ((), ("key",)),
               "itertools.accumulate": ((1,), ("func",)), "list.sort": ((), ("key",))}
 # Builtins that never call a function argument: no `argument` edges from their calls.
 _NO_CALLBACK = frozenset(BUILTINS) - {n for n in _CALLBACKS if "." not in n}
+# Library functions that only copy metadata from or pass on the functions they get (a decorator's
+# `update_wrapper(wrapper, f)` would otherwise hand every decorated function over at each decoration).
+_NO_CALLBACK_EXTERNALS = frozenset({"functools.update_wrapper", "functools.wraps", "typing.cast"})
 
 
 def _strongest(edges: Mapping[tuple, Edge], edge: Edge) -> bool:
@@ -114,6 +128,9 @@ class EdgeMaker:
         accessors = list(hits)
         values = self.flows.expand(self.res, dedupe([(v, r) for v, r, _ in found]), self.reads, accessors)
         yield from self.accessor_edges(call, accessors)
+        decorated = self.decorated_by_wrapper(call)
+        if decorated:  # the wrapper's call of what it wraps: made at each call of a decorated name instead
+            values = [(v, label) for v, label in values if v not in decorated]
         if call.kind == "raise":
             for (kind, name), _label in values:
                 if kind == "class":
@@ -126,15 +143,45 @@ class EdgeMaker:
                 followed = True
             yield from self.value_edges(call, value, label)
         yield from self.override_edges(call, found)
-        if not followed and not any(v == ("builtin", n) for (v, _), n in zip(values, [v[1] for v, _ in values],
-                                                                              strict=True) if n in _NO_CALLBACK):
+        if not followed and not decorated and not any(v[0] == "builtin" and v[1] in _NO_CALLBACK for v, _ in values):
             yield from self.argument_edges(call, values)
+
+    def decorated_by_wrapper(self, call: Call) -> set[Value]:
+        """For a call of its decorator's first parameter in a wrapper (`def timed(fn): def wrapper(*a): return
+        fn(*a)`), the definitions only decorations pass to it: those calls are made through the wrapper at each call
+        of a decorated name (`function_edges`), so that the wrapper is not linked to every function it decorates."""
+        if len(call.chain) != 1:
+            return set()
+        _info, scope = self.res.scope(call.scope)
+        if scope is None or scope.kind != "function" or not scope.parent:
+            return set()
+        _info, outer = self.res.scope(scope.parent)
+        if outer is None or outer.kind != "function" or not outer.params or outer.params[0].name != call.chain[0]:
+            return set()
+        if not self.res.wraps(call.scope, ("func", outer.qname)):
+            return set()
+        return self.flows.decorated.get(param_key(outer.qname, call.chain[0]), set())
+
+    def function_edges(self, call: Call, value: Value, resolution: str, confidence: float) -> Iterator[Edge]:
+        """Calling a function, or a decorated one's wrapper: the wrapper, and through it the decorated function
+        (`through` names the wrapper; nested wrappers each go through the one outside)."""
+        through = ""
+        while value[0] == "wrapper":
+            wrapper, kind, inner = value[1].split(SEP, 2)
+            yield Edge("CALLS", call.scope, wrapper, "symbol", call.line, resolution, confidence, through)
+            through, value = wrapper, (kind, inner)
+        if value[0] == "func":
+            yield Edge("CALLS", call.scope, value[1], "symbol", call.line, resolution, confidence, through)
+        elif value[0] == "class" and through:
+            for edge in self.constructor_edges(call, value[1], resolution):
+                yield Edge(edge.kind, edge.source, edge.target, edge.target_kind, edge.line, edge.resolution,
+                           confidence, through)
 
     def value_edges(self, call: Call, value: Value, label: str) -> Iterator[Edge]:
         src, line = call.scope, call.line
         kind, name = value
         if kind in ("func", "wrapper"):
-            yield Edge("CALLS", src, function_of(value), "symbol", line, label, 1.0)
+            yield from self.function_edges(call, value, label, 1.0)
         elif kind == "class":
             yield from self.constructor_edges(call, name, label)
         elif kind == "instance":
@@ -227,21 +274,21 @@ class EdgeMaker:
         for arg in chosen:
             for value, _ in self.values(arg.chain, call.scope, call.line):
                 if function_of(value):
-                    yield Edge("CALLS", call.scope, function_of(value), "symbol", call.line, "implicit", 1.0)
+                    yield from self.function_edges(call, value, "implicit", 1.0)
                 elif value[0] == "class":
                     yield from self.constructor_edges(call, value[1], "implicit")
 
     def argument_edges(self, call: Call, callee: Resolved) -> Iterator[Edge]:
         """Functions handed to code kg cannot follow: it may call them (0.5)."""
-        if not callee or all(v[0] in ("bmethod",) for v, _ in callee):
+        if not callee or all(v[0] == "bmethod" or (v[0] == "external" and v[1] in _NO_CALLBACK_EXTERNALS)
+                             for v, _ in callee):
             return
         for arg in call.args:
             if "()" in arg.chain or arg.chain[0] in ("<lit>", "<str>", "?") or arg.chain[0].startswith("="):
                 continue  # (a decorator applied to its definition does not hand it over: the name keeps it)
             for value, _ in self.values(arg.chain, call.scope, call.line):
                 if function_of(value):
-                    yield Edge("CALLS", call.scope, function_of(value), "symbol", call.line, "argument",
-                               ARGUMENT_CONFIDENCE)
+                    yield from self.function_edges(call, value, "argument", ARGUMENT_CONFIDENCE)
 
     def unknown_edges(self, call: Call, name: str, label: str) -> Iterator[Edge]:
         if len(call.chain) == 1 and label == "name_only":  # a bare name bound nowhere
@@ -255,7 +302,14 @@ class EdgeMaker:
         if confidence is None:
             return
         for cls in candidates:
-            yield Edge("CALLS", call.scope, f"{cls}.{attr}", "symbol", call.line, "name_only", confidence)
+            method = f"{cls}.{attr}"
+            _info, scope = self.res.scope(method)
+            wrappers = [v for v, _ in self.res.definition(method, 0, 0) if v[0] == "wrapper"] if (
+                scope is not None and scope.decorators) else []
+            for value in wrappers:  # a decorated method: its wrapper runs, and runs it
+                yield from self.function_edges(call, value, "name_only", confidence)
+            if not wrappers:
+                yield Edge("CALLS", call.scope, method, "symbol", call.line, "name_only", confidence)
 
     def dynamic_targets(self, call: Call, name: str) -> Iterator[Edge]:
         if not call.literal:
@@ -303,24 +357,25 @@ def import_edges(res: Resolver, imp: Import) -> Iterator[Edge]:
         return
     if imp.name in ("", "*"):
         kind = "module" if res.index.is_module(imp.module) else "external"
-        yield Edge("IMPORTS", src, imp.module, kind, imp.line, "import", 1.0)
+        yield Edge("IMPORTS", src, imp.module, kind, imp.line, "import", 1.0, type_only=imp.type_only)
         return
     if not res.index.is_module(imp.module):
-        yield Edge("IMPORTS", src, f"{imp.module}.{imp.name}", "external", imp.line, "import", 1.0)
+        yield Edge("IMPORTS", src, f"{imp.module}.{imp.name}", "external", imp.line, "import", 1.0,
+                   type_only=imp.type_only)
         return
     for (kind, target), _ in res.module_attr(imp.module, imp.name, 0):
         if kind in ("func", "class"):
-            yield Edge("IMPORTS", src, target, "symbol", imp.line, "import", 1.0)
+            yield Edge("IMPORTS", src, target, "symbol", imp.line, "import", 1.0, type_only=imp.type_only)
         elif kind == "module":
-            yield Edge("IMPORTS", src, target, "module", imp.line, "import", 1.0)
+            yield Edge("IMPORTS", src, target, "module", imp.line, "import", 1.0, type_only=imp.type_only)
         elif kind == "external":
-            yield Edge("IMPORTS", src, target, "external", imp.line, "import", 1.0)
+            yield Edge("IMPORTS", src, target, "external", imp.line, "import", 1.0, type_only=imp.type_only)
         else:  # a module-level variable is a symbol too; anything else points at the module
             info, qname = res.index.info(imp.module), f"{imp.module}.{imp.name}"
             if info is not None and qname in info.symbols:
-                yield Edge("IMPORTS", src, qname, "symbol", imp.line, "import", 1.0)
+                yield Edge("IMPORTS", src, qname, "symbol", imp.line, "import", 1.0, type_only=imp.type_only)
             else:
-                yield Edge("IMPORTS", src, imp.module, "module", imp.line, "import", 1.0)
+                yield Edge("IMPORTS", src, imp.module, "module", imp.line, "import", 1.0, type_only=imp.type_only)
 
 
 def inherit_edges(res: Resolver, scope: Scope) -> Iterator[Edge]:

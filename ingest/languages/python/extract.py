@@ -254,6 +254,7 @@ class _Walker:
         self.scopes: list[_ScopeBuilder] = []
         self.by_qname: dict[str, _ScopeBuilder] = {}
         self.imports: list[Import] = []
+        self.type_checking = 0  # > 0 inside the body of `if TYPE_CHECKING:`
         self.calls: list[Call] = []
         self.roots: dict[tuple[int, int, str], str] = {}  # container literal node → its root (see `container`)
         self.chains_memo: dict[int, Chain] = {}  # node id → its chain
@@ -480,9 +481,17 @@ class _Walker:
             handler(self, node, scope)
         elif node.type in _CONDITIONAL:
             scope.cond += 1
+            typing_only = node.type == "if_statement" and _type_checking(node.child_by_field_name("condition"))
             try:
                 for child in node.named_children:
-                    self.visit(child, scope)
+                    if typing_only and child == node.child_by_field_name("consequence"):
+                        self.type_checking += 1
+                        try:
+                            self.visit(child, scope)
+                        finally:
+                            self.type_checking -= 1
+                    else:
+                        self.visit(child, scope)
             finally:
                 scope.cond -= 1
         else:
@@ -1057,28 +1066,28 @@ class _Walker:
                     self.visit_target(member, scope)
 
     def visit_import(self, node: Node, scope: _ScopeBuilder) -> None:
-        line, cond = _line(node), scope.cond > 0
+        line, cond, typed = _line(node), scope.cond > 0, self.type_checking > 0
         for item in node.children_by_field_name("name"):
             if item.type == "aliased_import":
                 module, alias = _text(item.child_by_field_name("name")), _text(item.child_by_field_name("alias"))
-                self.imports.append(Import(scope.qname, module, "", alias, line, cond=cond))
+                self.imports.append(Import(scope.qname, module, "", alias, line, cond=cond, type_only=typed))
                 continue
             module = _text(item)
             top = module.split(".")[0]
             if module == top:
-                self.imports.append(Import(scope.qname, module, "", module, line, cond=cond))
+                self.imports.append(Import(scope.qname, module, "", module, line, cond=cond, type_only=typed))
             else:  # `import a.b` binds `a`; the edge goes to `a.b`
-                self.imports.append(Import(scope.qname, module, "", "", line, cond=cond))
-                self.imports.append(Import(scope.qname, top, "", top, line, edge=False, cond=True))
+                self.imports.append(Import(scope.qname, module, "", "", line, cond=cond, type_only=typed))
+                self.imports.append(Import(scope.qname, top, "", top, line, edge=False, cond=True, type_only=typed))
 
     def visit_import_from(self, node: Node, scope: _ScopeBuilder) -> None:
         module_node = node.child_by_field_name("module_name")
         if module_node is None:
             return
         module = self.absolute(module_node) if module_node.type == "relative_import" else _text(module_node)
-        cond = scope.cond > 0
+        cond, typed = scope.cond > 0, self.type_checking > 0
         if any(c.type == "wildcard_import" for c in node.named_children):
-            self.imports.append(Import(scope.qname, module, "*", "", _line(node), cond=cond))
+            self.imports.append(Import(scope.qname, module, "*", "", _line(node), cond=cond, type_only=typed))
             return
         for item in node.children_by_field_name("name"):
             if item.type == "aliased_import":
@@ -1086,7 +1095,7 @@ class _Walker:
                 alias = _text(item.child_by_field_name("alias"))
             else:
                 name = alias = _text(item)
-            self.imports.append(Import(scope.qname, module, name, alias, _line(node), cond=cond))
+            self.imports.append(Import(scope.qname, module, name, alias, _line(node), cond=cond, type_only=typed))
 
     def visit_expression_statement(self, node: Node, scope: _ScopeBuilder) -> None:
         self.visit_children(node, scope)
@@ -1261,3 +1270,10 @@ def parse_module(path: str, module: str, source: bytes, lang: str = "python") ->
     loc = count_lines(source)
     data = PyModule(is_package, tuple(s.freeze() for s in walker.scopes), tuple(walker.imports), tuple(walker.calls))
     return ParsedFile(path, lang, module, loc, tuple(walker.symbols), errors, data)
+
+
+def _type_checking(condition: Node | None) -> bool:
+    """`if TYPE_CHECKING:` (also `typing.TYPE_CHECKING`, `t.TYPE_CHECKING`): its body only type checkers read."""
+    if condition is None or condition.type not in ("identifier", "attribute"):
+        return False
+    return _text(condition).rsplit(".", 1)[-1] == "TYPE_CHECKING"

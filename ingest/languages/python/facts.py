@@ -95,6 +95,7 @@ class Import:
     line: int
     edge: bool = True  # False for the binding-only half of `import a.b` (binds `a`, the edge goes to `a.b`)
     cond: bool = False  # inside try/except or if/else: an alternative
+    type_only: bool = False  # inside `if TYPE_CHECKING:`: never runs, only type checkers read it
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,9 @@ from kg.ingest.languages.python.resolve import (
     params_of,
 )
 
-Row = tuple[str, str, str, str, str, str]  # (parameter key, value kind, value name, select, key, via)
+# (parameter key, value kind, value name, select, key, via: "self" for a call on `self`, DECORATED, or "")
+Row = tuple[str, str, str, str, str, str]
+DECORATED = "decorated"  # the `via` of a row a decoration passes (`@d def f` calls `d(f)`)
 SUBCLASSES = "<sub>"  # the "parameter" of a class whose rows are its project subclasses
 _LITERAL_ROOTS = frozenset({"?", "<lit>", "<str>", "<bytes>", "<list>", "<dict>", "<set>", "<tuple>"})
 _USELESS = frozenset({"unknown", "opaque"})
@@ -101,9 +103,11 @@ def summarize(res: Resolver, data: PyModule) -> frozenset[Row]:
                 if not _passes_something(arg.chain):
                     continue
                 target = param_key(function, param.name)
+                # a decoration (`@d` passes the definition, `=qname`) is told apart: see `Flows.decorated`
+                how = DECORATED if arg.chain[0].startswith("=") else via
                 for (kind, name), _ in res.chain(arg.chain, call.scope, 0, call.line):
                     if kind not in _USELESS:
-                        rows.add((target, kind, name, select, key, via))
+                        rows.add((target, kind, name, select, key, how))
     for scope in data.scopes:
         if scope.kind == "class":
             for ancestor in res.mro(scope.qname)[1:]:
@@ -124,12 +128,22 @@ class Flows:
 
     def __init__(self, summaries: Iterable[frozenset[Row]]) -> None:
         self.table: dict[str, list[tuple[Value, str, str]]] = {}
+        # parameter key → the definitions only decorations pass to it (`@timed def work` passes `work` to
+        # `timed#fn`): a wrapper's call of that parameter runs each of them only for its own decorated name
+        self.decorated: dict[str, set[Value]] = {}
         self.dispatched: dict[str, list[tuple[Value, str, str]]] = {}  # the rows of calls made on `self`
+        passed: dict[str, set[Value]] = {}  # what ordinary calls (not decorations) pass to each parameter
         for rows in summaries:
             for target, kind, name, select, key, via in rows:
                 self.table.setdefault(target, []).append(((kind, name), select, key))
-                if via:
+                if via == "self":
                     self.dispatched.setdefault(target, []).append(((kind, name), select, key))
+                if via == DECORATED:
+                    self.decorated.setdefault(target, set()).add((kind, name))
+                else:
+                    passed.setdefault(target, set()).add((kind, name))
+        for target, values in self.decorated.items():
+            values -= passed.get(target, set())
         for entries in (*self.table.values(), *self.dispatched.values()):
             entries.sort()
         # (value, budget) → (what it may be, the flows read, property getters / descriptors its own segments run)

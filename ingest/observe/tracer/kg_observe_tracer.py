@@ -10,6 +10,7 @@ is `end`; anything else is a truncated trace):
     {"t": "config", "rootdir": ...}
     {"t": "code", "id": 7, "path": "src/pkg/mod.py", "name": "f", "qualname": "C.f", "line": 12}
     {"t": "scope", "prefix": "", "fixture": null, "codes": {"7": 3}}        outside any test: imports, collection
+    {"t": "scope", "prefix": "tests/t.py", "fixture": null, "codes": {...}}  a test module's own import-time code
     {"t": "scope", "prefix": "tests", "fixture": "app", "codes": {...}}    a wider-scoped fixture's setup
     {"t": "test", "nodeid": ..., "outcome": "passed", "fixtures": [...], "codes": {"7": 2}, "seconds": 0.01}
     {"t": "edges", "rows": [[caller, callee, via_library, count], ...]}
@@ -44,10 +45,14 @@ _project: dict[str, str] = {}  # realpath → relative path, from $KG_OBSERVE_FI
 _ids: dict[int, int] = {}  # id(code) → number in the trace
 _keep: list[object] = []  # the numbered code objects, kept alive so their ids are never reused
 _edges: dict[tuple[int, int, int], int] = {}  # (caller, callee, via_library) → calls
-# Coverage buckets: the session's (everything outside a test: conftest and test-module imports, collection), then the
-# test and the wider-scoped fixture running now. Imports count for the whole session because a module is imported
-# once, by whichever test file comes first, yet every test file importing it would fail if its import failed.
+# Coverage buckets: the session's (everything outside a test: conftest and project-module imports), then the test
+# module being collected, the test and the wider-scoped fixture running now. A project module's import counts for the
+# whole session because it is imported once, by whichever test file comes first, yet every test file importing it
+# would fail if its import failed. What a test module's own body runs (`@click.option(...)` on a module-level
+# function, `parametrize` arguments) fails only that file's import, so it counts for that file's tests alone.
 _stack: list[dict[int, int]] = [{}]
+_collecting: dict[int, int] | None = None  # the bucket of the test module being collected
+_collecting_file = ""  # its co_filename
 _out = None
 _active = False
 
@@ -75,6 +80,8 @@ def _record(frame, code) -> None:
     if callee is None:
         callee = _number(code, _files[code.co_filename])
     bucket = _stack[-1]
+    if bucket is _collecting and _importing_another(frame):
+        bucket = _stack[0]
     bucket[callee] = bucket.get(callee, 0) + 1
     back = frame.f_back
     via = 0
@@ -91,6 +98,19 @@ def _record(frame, code) -> None:
             return
         via = 1
         back = back.f_back
+
+
+def _importing_another(frame) -> bool:
+    """While a test module is collected: does `frame` run inside the import of some other module (a project module
+    the test module imports first), rather than in the test module's own body or a collection hook?"""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_filename == _collecting_file:
+            return False
+        if code.co_name == "<module>":
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _on_call(frame, event, arg):  # sys.settrace: called for 'call' events only, since it returns None
@@ -204,6 +224,25 @@ def pytest_fixture_setup(fixturedef, request):
         if bucket:
             _write({"t": "scope", "prefix": fixturedef.baseid, "fixture": fixturedef.argname,
                     "scope": fixturedef.scope, "codes": _codes(bucket)})
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    """A test module's import and collection: its own body's calls count for its tests only (see `_stack`)."""
+    global _collecting, _collecting_file
+    if not _active or not isinstance(collector, pytest.Module) or collector.session is not _session \
+            or _collecting is not None:
+        yield
+        return
+    _collecting, _collecting_file = {}, str(collector.path)
+    _stack.append(_collecting)
+    try:
+        yield
+    finally:
+        bucket = _stack.pop()
+        _collecting, _collecting_file = None, ""
+        if bucket:
+            _write({"t": "scope", "prefix": collector.nodeid, "fixture": None, "codes": _codes(bucket)})
 
 
 @pytest.hookimpl(hookwrapper=True)
