@@ -116,7 +116,7 @@ class Parses(Mapping[str, ParsedFile]):
 
 class Project(Mapping[str, ParsedFile]):
     """module → parse for one language, as `Language.resolve` reads it, loading parses only when read.
-    `facet` answers a language's per-file table rows from the index (see ingest.languages.project_cache.facets)."""
+    `facet` answers a language's per-file table rows from the index (see ingest.languages.core.facets)."""
 
     def __init__(self, modules: dict[str, str], parses: Parses, facts: Mapping[str, FileFacts]) -> None:
         self._paths = modules  # module → path

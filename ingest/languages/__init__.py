@@ -1,6 +1,6 @@
-"""Languages kg understands, each one module in this package.
+"""Languages kg understands, each one package (or module) in this package; `core` and `syntax` hold what they share.
 
-Adding a language is one file here that exposes a module-level `LANGUAGE` object satisfying `Language` (or
+Adding a language is one package here that exposes a module-level `LANGUAGE` object satisfying `Language` (or
 `LANGUAGES` for a family), and one line in `_MODULES`; README.md beside it says how. The pipeline never changes.
 """
 

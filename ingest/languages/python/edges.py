@@ -49,6 +49,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from kg.ingest.facts import RESOLUTIONS, Edge, ParsedFile
+from kg.ingest.languages.core import ARGUMENT_CONFIDENCE, name_only_confidence
 from kg.ingest.languages.python.facts import Arg, Call, Import, PyModule, Scope
 from kg.ingest.languages.python.flows import Flows, Row, summarize
 from kg.ingest.languages.python.resolve import (
@@ -66,8 +67,6 @@ from kg.ingest.languages.python.resolve import (
 
 DYNAMIC_BUILTINS = frozenset({"getattr", "eval", "exec", "__import__"})
 DYNAMIC_EXTERNALS = frozenset({"importlib.import_module"})
-NAME_ONLY_MAX = 8
-ARGUMENT_CONFIDENCE = 0.5
 OVERRIDE_CONFIDENCE = 0.8
 DYNAMIC_CONFIDENCE = 0.2
 _RANK = {r: i for i, r in enumerate(RESOLUTIONS)}
@@ -299,9 +298,9 @@ class EdgeMaker:
         if len(call.chain) < 2 or attr in ("()",) or attr.startswith("[") or name != attr or attr in BUILTIN_METHODS:
             return
         candidates = self.res.index.classes_with_method(attr)
-        if not 0 < len(candidates) <= NAME_ONLY_MAX:
+        confidence = name_only_confidence(len(candidates))
+        if confidence is None:
             return
-        confidence = min(0.5, 1.0 / len(candidates))
         for cls in candidates:
             method = f"{cls}.{attr}"
             _info, scope = self.res.scope(method)

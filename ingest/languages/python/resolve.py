@@ -63,7 +63,7 @@ import copy
 from collections.abc import Mapping, Sequence
 
 from kg.ingest.facts import RESOLUTIONS, ParsedFile
-from kg.ingest.languages.project_cache import facets
+from kg.ingest.languages.core import MAX_CHAIN, facets, per_project
 from kg.ingest.languages.python.facts import (
     ENTER,
     ITER,
@@ -85,7 +85,6 @@ Resolved = list[tuple[Value, str]]  # values with their resolution label
 
 BUILTINS = frozenset(dir(builtins))
 BUILTIN_TYPES = {n: getattr(builtins, n) for n in dir(builtins) if isinstance(getattr(builtins, n), type)}
-MAX_DEPTH = 24
 UNKNOWN: Value = ("unknown", "")
 OPAQUE: Value = ("opaque", "")
 NOTHING: Value = ("", "")
@@ -331,21 +330,7 @@ def class_members(parsed: ParsedFile) -> tuple[tuple[str, str, str], ...]:
                  for b in scope.bindings)
 
 
-_INDEXES: dict[int, tuple[Mapping[str, ParsedFile], Index]] = {}
-
-
-def index_for(project: Mapping[str, ParsedFile]) -> Index:
-    entry = _INDEXES.get(id(project))
-    if entry is not None and entry[0] is project:
-        return entry[1]
-    if len(_INDEXES) >= 4:
-        _INDEXES.pop(next(iter(_INDEXES)))
-    latest = next(reversed(_INDEXES.values()))[1] if _INDEXES else None
-    index = Index(project, previous=latest)
-    if latest is not None:
-        latest._previous_infos = {}  # keep one generation only, so old parses are not held forever
-    _INDEXES[id(project)] = (project, index)  # holding the mapping keeps its id from being reused
-    return index
+index_for = per_project(lambda project, previous: Index(project, previous=previous), reuse=True)
 
 
 # -------------------------------------------------------------------------------------------------- evaluation
@@ -379,7 +364,7 @@ class Resolver:
         if key in self.active:
             self.low = min(self.low, self.active[key])
             return False
-        if depth > MAX_DEPTH:
+        if depth > MAX_CHAIN:
             self.low = -1  # depends on how deep the lookup began: never memoized
             return False
         return True
@@ -671,7 +656,7 @@ class Resolver:
         descriptors run on the way are appended to `accessors` when a list is given."""
         if not chain:
             return []
-        if depth > MAX_DEPTH:
+        if depth > MAX_CHAIN:
             self.low = -1
             return []
         current = self.root(chain, scope_qname, depth, line)

@@ -1,83 +1,24 @@
-"""JavaScript and TypeScript front end: `LANGUAGES = [JAVASCRIPT, TYPESCRIPT]`.
-
-Both languages share one implementation; they differ in extensions and grammar (`.tsx` uses the tsx grammar, plain
-JavaScript uses the javascript grammar, which understands JSX). The two are separate projects for resolution: a
-TypeScript file importing a `.js` file of the same repository gets an `unresolved` module target.
-
-Phase 1, `parse` (pure, per file). One recursive walk over the tree-sitter tree collects:
-- symbols: classes (and TS interfaces, type aliases and enums, all kind "class"), functions (declarations and
-  `const f = () => ...` / `function` expressions bound to a name, at any depth), methods (class methods incl. static,
-  getters/setters, constructors, arrow-function class fields, `X.prototype.m = function`, `obj.m = function` and
-  object-literal members of a module-level object), module-level `const`/`let`/`var` variables (not `require` ones);
-- imports (`Import`): ES imports, `export ... from` re-exports, `require('...')`, literal `import('...')`;
-- exports (`Export`): `export` declarations/clauses/defaults, `module.exports = ...`, `exports.f = ...`;
-- classes with their `extends`/`implements` expressions (`ClassInfo`);
-- call sites (`Call`) attributed to the innermost *named* function (arrow functions and callbacks belong to their
-  enclosing named function or to the module), `new` expressions, functions passed as arguments, JSX components;
-- simple type facts (`VarType`): `x = new C()`, TS annotations `x: C`, and `this.x = new C()` in a class.
-Nothing tree-sitter specific leaves the walk: `ParsedFile.data` is a `JsData` of plain frozen dataclasses.
-
-Phase 2, `resolve` (per file, against the whole project of one language). A `_ProjectIndex` is built once per
-project mapping (cached on its identity) with symbol, path, method-name and import tables; lookups through exports,
-re-exports and inheritance chains are memoised in it. Each call shape is resolved by the strongest rule that applies:
-local/import names, `this.m()` (self / inherited), `super`, constructors, typed variables (`inferred`), builtins and
-external packages, and finally `name_only` candidates (confidence 1/n capped at 0.5, none beyond 8 candidates).
-Builtins and externals use resolution "import" (they are implicitly or explicitly imported names).
-"""
+"""Phase 1 for JavaScript and TypeScript, `parse` (pure, per file): one recursive walk over the tree-sitter tree
+collects the file's symbols and the unresolved references `resolve` reads (see `facts`, and the package docstring
+for what is collected)."""
 
 from __future__ import annotations
 
-import posixpath
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from functools import cache
-from pathlib import PurePosixPath
 
 import tree_sitter as ts
 import tree_sitter_javascript
 import tree_sitter_typescript
-from kg.ingest.facts import Edge, ParsedFile, Symbol
-from kg.ingest.languages.project_cache import per_project
-from kg.ingest.languages.syntax import count_errors as _count_errors
-from kg.ingest.languages.syntax import count_lines
+from kg.ingest.facts import ParsedFile, Symbol
+from kg.ingest.languages.javascript.facts import Call, ClassInfo, Export, Import, JsData, VarType
+from kg.ingest.languages.syntax import MAX_NESTING, parsed_file, symbol
 from kg.ingest.languages.syntax import line as _line
 from kg.ingest.languages.syntax import text as _text
 
-MAX_CANDIDATES = 8
-MAX_DEPTH = 600  # deeper trees (minified bundles) are not descended further
-ARG_REF_CONFIDENCE = 0.5
-DYNAMIC_CONFIDENCE = 0.1
-
-BUILTINS = frozenset(
-    """console JSON Math Object Array String Number Boolean Promise Symbol Map Set WeakMap WeakSet WeakRef Date RegExp
-    Error TypeError RangeError SyntaxError ReferenceError EvalError URIError AggregateError parseInt parseFloat isNaN
-    isFinite setTimeout clearTimeout setInterval clearInterval setImmediate clearImmediate queueMicrotask
-    structuredClone encodeURIComponent decodeURIComponent encodeURI decodeURI escape unescape eval fetch process Buffer
-    global globalThis window document self navigator location history localStorage sessionStorage alert confirm
-    prompt requestAnimationFrame cancelAnimationFrame performance Reflect Proxy Intl BigInt ArrayBuffer
-    SharedArrayBuffer DataView Int8Array Uint8Array Uint8ClampedArray Int16Array Uint16Array Int32Array Uint32Array
-    Float32Array Float64Array BigInt64Array BigUint64Array TextEncoder TextDecoder URL URLSearchParams AbortController
-    AbortSignal Blob FormData Headers Request Response Event EventTarget CustomEvent WebSocket Worker atob btoa
-    Function Atomics FinalizationRegistry Iterator""".split()
-)
-# Methods of Array/String/Promise/Map/Set/Object prototypes: a same-named project method is a weaker guess.
-BUILTIN_METHOD_NAMES = frozenset(
-    """at concat copyWithin entries every fill filter find findIndex findLast findLastIndex flat flatMap forEach
-    includes indexOf join keys lastIndexOf map pop push reduce reduceRight reverse shift slice some sort splice
-    toString unshift values charAt charCodeAt codePointAt endsWith localeCompare match matchAll normalize padEnd
-    padStart repeat replace replaceAll search split startsWith substring toLowerCase toUpperCase trim trimEnd
-    trimStart then catch finally get set has delete clear add hasOwnProperty valueOf toJSON test exec apply call
-    bind""".split()
-)
-BUILTIN_METHOD_DISCOUNT = 0.25
-JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx")
-TS_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts")
-_PROBE_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _FUNCTION_VALUES = frozenset(
     {"arrow_function", "function_expression", "function", "generator_function", "generator_function_expression"}
 )
-_CLASS_DECLS = frozenset({"class_declaration", "abstract_class_declaration"})
 _SKIP = frozenset(
     {
         "type_annotation",
@@ -94,108 +35,6 @@ _SKIP = frozenset(
 )
 
 
-# --------------------------------------------------------------------------------------------------------------
-# Parsed facts (picklable, tree-sitter free)
-
-
-@dataclass(frozen=True, slots=True)
-class Import:
-    local: str  # binding name in this file; "" for side-effect imports and re-exports
-    specifier: str  # './a', 'react', 'node:fs'
-    imported: str  # exported name, "default", "*" (namespace object) or "=" (what `require` returns)
-    line: int
-
-
-@dataclass(frozen=True, slots=True)
-class Export:
-    name: str  # exported name, "default", "=" for `module.exports =` / `export =`, or "*" for `export * from`
-    local: str = ""  # local name in this module (`*` = the module object itself)
-    specifier: str = ""  # set for re-exports
-    imported: str = ""  # name in `specifier` for re-exports
-
-
-@dataclass(frozen=True, slots=True)
-class ClassInfo:
-    qname: str
-    bases: tuple[str, ...]  # dotted `extends` expressions (first) then `implements` types
-    line: int
-
-
-@dataclass(frozen=True, slots=True)
-class Call:
-    scope: str  # qname of the enclosing named function, or the module
-    kind: str  # name | member | this | super | super_ctor | new | ref | computed | dynamic | eval | dyn_import
-    target: str  # dotted callee, e.g. "f", "ns.f", "a.b.m" ("?" stands for a root that is not a name)
-    line: int
-
-
-@dataclass(frozen=True, slots=True)
-class VarType:
-    scope: str  # function/module qname, or class/object qname for `this.x`
-    name: str  # variable name, or "this.x"
-    type: str  # dotted class expression
-    via_new: bool  # True for `new C()`, False for a type annotation
-
-
-@dataclass(frozen=True, slots=True)
-class JsData:
-    imports: tuple[Import, ...] = ()
-    exports: tuple[Export, ...] = ()
-    classes: tuple[ClassInfo, ...] = ()
-    calls: tuple[Call, ...] = ()
-    var_types: tuple[VarType, ...] = ()
-    owners: tuple[tuple[str, str], ...] = ()  # function qname -> class/object qname that `this` refers to
-    locals: tuple[tuple[str, tuple[str, ...]], ...] = ()  # function qname -> parameter/local names
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Module names
-
-
-def _strip_extension(path: str) -> str:
-    for declaration in (".d.ts", ".d.mts", ".d.cts"):
-        if path.endswith(declaration):
-            return path[: -len(declaration)]
-    return str(PurePosixPath(path).with_suffix(""))
-
-
-def _dotted(stem: str) -> str:
-    return ".".join(part for part in stem.split("/") if part and part != ".")
-
-
-def module_name_for(path: str) -> str:
-    stem = _strip_extension(path)
-    parts = stem.split("/")
-    if parts[-1] == "index" and len(parts) > 1:
-        parts = parts[:-1]
-    return _dotted("/".join(parts))
-
-
-def _module_names(paths: Iterable[str]) -> dict[str, str]:
-    """`a/b.js` → `a.b`, `a/index.js` → `a`; on a collision the most direct file wins, the others keep their
-    full dotted stem (`a.index`, `types.d`)."""
-    paths = list(paths)
-
-    def rank(path: str) -> tuple[int, int, str]:
-        return (PurePosixPath(path).stem == "index", ".d." in PurePosixPath(path).name, path)
-
-    names: dict[str, str] = {}
-    taken: set[str] = set()
-    for path in sorted(paths, key=rank):
-        name = module_name_for(path)
-        if name in taken:
-            name = _dotted(str(PurePosixPath(path).with_suffix("")))
-        if name in taken:  # e.g. index.d.mts next to index.d.cts
-            name = _dotted(path)
-        taken.add(name)
-        names[path] = name
-    return names
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Phase 1: parsing
-
-
 @cache
 def _parser(grammar: str) -> ts.Parser:
     language = {
@@ -204,10 +43,6 @@ def _parser(grammar: str) -> ts.Parser:
         "tsx": tree_sitter_typescript.language_tsx,
     }[grammar]()
     return ts.Parser(ts.Language(language))
-
-
-
-
 
 
 def _string_value(node: ts.Node | None) -> str | None:
@@ -244,8 +79,6 @@ def _dotted_expr(node: ts.Node | None) -> str | None:
         inner = node.named_children
         return _dotted_expr(inner[0]) if inner else None
     return "?"
-
-
 
 
 def _pattern_names(node: ts.Node | None) -> list[str]:
@@ -326,15 +159,7 @@ class _Walker:
         qname = f"{parent}.{name}" if parent else name
         if qname not in self.symbols or qname in self.signature_only:
             self.signature_only.discard(qname)
-            self.symbols[qname] = Symbol(
-                qname=qname,
-                name=name,
-                kind=kind,  # type: ignore[arg-type]
-                start_line=_line(node),
-                end_line=node.end_point.row + 1,
-                parent=parent,
-                signature=signature,
-            )
+            self.symbols[qname] = symbol(node, qname, name, kind, parent, signature)
         return qname
 
     @staticmethod
@@ -345,7 +170,7 @@ class _Walker:
     # -- walking ------------------------------------------------------------------------------------------------
 
     def walk(self, node: ts.Node, scope: str, depth: int = 0) -> None:
-        if depth > MAX_DEPTH:
+        if depth > MAX_NESTING:
             return
         handler = getattr(self, f"on_{node.type}", None)
         if handler is not None and handler(node, scope, depth):
@@ -856,471 +681,11 @@ class _Walker:
     on_jsx_self_closing_element = on_jsx_opening_element
 
 
-def _parse(lang: str, grammar: str, path: str, module: str, source: bytes) -> ParsedFile:
-    tree = _parser(grammar).parse(source)
-    root = tree.root_node
+def parse(lang: str, grammar: str, path: str, module: str, source: bytes) -> ParsedFile:
+    root = _parser(grammar).parse(source).root_node
     walker = _Walker(module)
     try:
         walker.walk(root, module)
     except RecursionError:  # pathological nesting: keep what was collected
         pass
-    return ParsedFile(
-        path=path,
-        lang=lang,
-        module=module,
-        loc=count_lines(source),
-        symbols=tuple(walker.symbols.values()),
-        syntax_errors=_count_errors(root),
-        data=walker.data(),
-    )
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Phase 2: resolution
-
-Target = tuple[str, str]  # (qname or external name, target_kind)
-
-
-def _external_name(spec: str) -> str:
-    spec = spec.removeprefix("node:")
-    if spec.startswith("@"):
-        scope_pkg, _, rest = spec.partition("/")
-        pkg, _, rest = rest.partition("/")
-        head = f"{scope_pkg}/{pkg}"
-        return ".".join([head, *[p for p in rest.split("/") if p]])
-    return ".".join(p for p in spec.split("/") if p)
-
-
-@dataclass
-class _ProjectIndex:
-    """Lookup tables over one project, built once and memoised (see `_index`)."""
-
-    project: Mapping[str, ParsedFile]
-    symbols: dict[str, Symbol] = field(default_factory=dict)
-    module_of: dict[str, str] = field(default_factory=dict)  # symbol qname -> module
-    by_path: dict[str, str] = field(default_factory=dict)  # repo path (with and without extension) -> module
-    methods: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
-    classes: dict[str, ClassInfo] = field(default_factory=dict)
-    bindings: dict[str, dict[str, Import]] = field(default_factory=dict)
-    exports: dict[str, dict[str, list[Export]]] = field(default_factory=dict)
-    owners: dict[str, str] = field(default_factory=dict)
-    locals: dict[str, frozenset[str]] = field(default_factory=dict)
-    var_types: dict[tuple[str, str], tuple[str, bool]] = field(default_factory=dict)
-    memo_export: dict[tuple[str, str], Target | None] = field(default_factory=dict)
-    memo_bases: dict[str, list[Target]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        for module, parsed in self.project.items():
-            data: JsData = parsed.data or JsData()
-            path = parsed.path
-            self.by_path[path] = module
-            self.by_path.setdefault(_strip_extension(path), module)
-            for sym in parsed.symbols:
-                self.symbols[sym.qname] = sym
-                self.module_of[sym.qname] = module
-                if sym.kind == "method":
-                    self.methods[sym.name].append(sym.qname)
-            for cls in data.classes:
-                self.classes[cls.qname] = cls
-            self.bindings[module] = {imp.local: imp for imp in data.imports if imp.local}
-            table: dict[str, list[Export]] = defaultdict(list)
-            for exp in data.exports:
-                table[exp.name].append(exp)
-            self.exports[module] = table
-            self.owners.update(data.owners)
-            for scope, names in data.locals:
-                self.locals[scope] = frozenset(names)
-            for vt in data.var_types:
-                self.var_types.setdefault((vt.scope, vt.name), (vt.type, vt.via_new))
-
-    # -- modules and exports ----------------------------------------------------------------------------------------
-
-    def resolve_specifier(self, from_module: str, spec: str) -> Target:
-        if not spec.startswith("."):
-            return (_external_name(spec), "external")
-        base = self.project[from_module].path if from_module in self.project else ""
-        stem = posixpath.normpath(posixpath.join(posixpath.dirname(base), spec))
-        candidates = [stem]
-        if PurePosixPath(stem).suffix in (".js", ".jsx", ".mjs", ".cjs"):
-            candidates.append(str(PurePosixPath(stem).with_suffix("")))  # TS ESM imports './a.js' for './a.ts'
-        for cand in candidates:
-            if cand in self.by_path and cand == stem:
-                return (self.by_path[cand], "module")
-            for ext in _PROBE_EXTENSIONS:
-                if cand + ext in self.by_path:
-                    return (self.by_path[cand + ext], "module")
-            for ext in _PROBE_EXTENSIONS:
-                if f"{cand}/index{ext}" in self.by_path:
-                    return (self.by_path[f"{cand}/index{ext}"], "module")
-        return (module_name_for(stem.lstrip("./") or stem), "unresolved")
-
-    def resolve_import(self, from_module: str, spec: str, imported: str, seen: frozenset = frozenset()) -> Target:
-        module, kind = self.resolve_specifier(from_module, spec)
-        if kind == "external":
-            return (module, kind) if imported in ("*", "=", "default") else (f"{module}.{imported}", kind)
-        if kind == "unresolved":
-            return (module, kind) if imported in ("*", "=", "default") else (f"{module}.{imported}", kind)
-        if imported == "*":
-            return (module, "module")
-        return self.resolve_export(module, imported, seen) or (f"{module}.{imported}", "unresolved")
-
-    def resolve_export(self, module: str, name: str, seen: frozenset = frozenset()) -> Target | None:
-        key = (module, name)
-        if key in self.memo_export:
-            return self.memo_export[key]
-        if key in seen:
-            return None
-        seen = seen | {key}
-        result = self._resolve_export(module, name, seen)
-        self.memo_export[key] = result
-        return result
-
-    def _resolve_export(self, module: str, name: str, seen: frozenset) -> Target | None:
-        table = self.exports.get(module, {})
-        for exp in table.get(name, ()):
-            if exp.specifier:
-                return self.resolve_import(module, exp.specifier, exp.imported, seen)
-            found = self.resolve_local(module, exp.local, seen)
-            if found:
-                return found
-        if name == "default" and "=" in table:  # ESM default import of a CommonJS module
-            return self.resolve_export(module, "=", seen)
-        if name in ("default", "="):  # no explicit value: the module object itself
-            return (module, "module")
-        if f"{module}.{name}" in self.symbols:
-            return (f"{module}.{name}", "symbol")
-        for exp in table.get("*", ()):
-            module2, kind = self.resolve_specifier(module, exp.specifier)
-            if kind == "module":
-                found = self.resolve_export(module2, name, seen)
-                if found and found[1] == "symbol" or found and found[0] != module2:
-                    return found
-        return None
-
-    def resolve_local(self, module: str, local: str, seen: frozenset = frozenset()) -> Target | None:
-        if local == "*":
-            return (module, "module")
-        if f"{module}.{local}" in self.symbols:
-            return (f"{module}.{local}", "symbol")
-        imp = self.bindings.get(module, {}).get(local)
-        if imp is not None:
-            return self.resolve_import(module, imp.specifier, imp.imported, seen)
-        return None
-
-    # -- names in scopes ----------------------------------------------------------------------------------------
-
-    def scope_chain(self, scope: str, module: str) -> list[str]:
-        """Enclosing function scopes of `scope`, innermost first, module excluded (class/object bodies skipped)."""
-        chain: list[str] = []
-        while scope and scope != module:
-            sym = self.symbols.get(scope)
-            if sym is None:
-                break
-            if sym.kind in ("function", "method"):
-                chain.append(scope)
-            scope = sym.parent
-        return chain
-
-    def resolve_name(self, module: str, scope: str, name: str) -> tuple[Target, str] | None:
-        """(target, resolution) of a bare name at `scope`; None when it is a local variable or unknown."""
-        for fn in self.scope_chain(scope, module):
-            if f"{fn}.{name}" in self.symbols:
-                return (f"{fn}.{name}", "symbol"), "local"
-            if name in self.locals.get(fn, ()):
-                return None
-        imp = self.bindings.get(module, {}).get(name)
-        if imp is not None:
-            return self.resolve_import(module, imp.specifier, imp.imported), "import"
-        if f"{module}.{name}" in self.symbols:
-            return (f"{module}.{name}", "symbol"), "local"
-        if name in BUILTINS:
-            return (f"<builtin>.{name}", "builtin"), "import"
-        return None
-
-    def var_type(self, module: str, scope: str, name: str) -> tuple[str, bool] | None:
-        for fn in [*self.scope_chain(scope, module), module]:
-            found = self.var_types.get((fn, name))
-            if found:
-                return found
-        return None
-
-    def member(self, target: Target, rest: list[str]) -> Target | None:
-        """Follow `.a.b` from a resolved target: module exports, static methods, object members, externals."""
-        qname, kind = target
-        for i, part in enumerate(rest):
-            if kind in ("external", "builtin", "unresolved"):
-                return (".".join([qname, *rest[i:]]), kind)
-            if kind == "module":
-                found = self.resolve_export(qname, part)
-                if found is None:
-                    return None
-                qname, kind = found
-                continue
-            method = self.lookup_method(qname, part)
-            if method is None:
-                return None
-            qname, kind = method[0]
-        return (qname, kind)
-
-    # -- classes ------------------------------------------------------------------------------------------------
-
-    def bases(self, cls: str) -> list[Target]:
-        if cls in self.memo_bases:
-            return self.memo_bases[cls]
-        self.memo_bases[cls] = []  # cycle guard
-        info, module = self.classes.get(cls), self.module_of.get(cls, "")
-        found: list[Target] = []
-        for base in info.bases if info else ():
-            target = self.resolve_dotted(module, self.parent_of(cls, module), base)
-            if target:
-                found.append(target[0])
-        self.memo_bases[cls] = found
-        return found
-
-    def parent_of(self, qname: str, default: str) -> str:
-        sym = self.symbols.get(qname)
-        return sym.parent if sym is not None else default
-
-    def resolve_dotted(self, module: str, scope: str, dotted: str) -> tuple[Target, str] | None:
-        head, *rest = dotted.split(".")
-        named = self.resolve_name(module, scope, head)
-        if named is None:
-            return None
-        target = self.member(named[0], rest) if rest else named[0]
-        return (target, named[1]) if target else None
-
-    def lookup_method(self, cls: str, name: str, depth: int = 0) -> tuple[Target, int] | None:
-        """The method `name` of class `cls` or of its nearest base: (target, inheritance depth)."""
-        if depth > 20:
-            return None
-        if f"{cls}.{name}" in self.symbols:
-            return (f"{cls}.{name}", "symbol"), depth
-        for base, kind in self.bases(cls):
-            if kind in ("external", "builtin"):
-                return (f"{base}.{name}", kind), depth + 1
-            if kind == "symbol":
-                found = self.lookup_method(base, name, depth + 1)
-                if found:
-                    return found
-        return None
-
-    def constructor_of(self, cls: str, depth: int = 0) -> Target:
-        """`A.constructor` when A defines one, else the class itself."""
-        if f"{cls}.constructor" in self.symbols:
-            return (f"{cls}.constructor", "symbol")
-        return (cls, "symbol")
-
-    def owner(self, module: str, scope: str) -> str | None:
-        for fn in self.scope_chain(scope, module):
-            if fn in self.owners:
-                return self.owners[fn]
-        return None
-
-
-_index = per_project(_ProjectIndex)  # one index per project mapping
-
-
-class _Resolver:
-    """Turns the `JsData` of one file into edges using the project index."""
-
-    def __init__(self, parsed: ParsedFile, index: _ProjectIndex) -> None:
-        self.parsed = parsed
-        self.module = parsed.module
-        self.index = index
-        self.data: JsData = parsed.data or JsData()
-        self.edges: dict[tuple, Edge] = {}
-
-    def emit(self, kind: str, source: str, target: Target, line: int, resolution: str, confidence: float) -> None:
-        edge = Edge(kind, source, target[0], target[1], line, resolution, round(confidence, 3))  # type: ignore[arg-type]
-        self.edges.setdefault((kind, source, target[0], line, resolution), edge)
-
-    def run(self) -> list[Edge]:
-        for imp in self.data.imports:
-            self.emit(
-                "IMPORTS",
-                self.module,
-                self.index.resolve_import(self.module, imp.specifier, imp.imported),
-                imp.line,
-                "import",
-                1.0,
-            )
-        for cls in self.data.classes:
-            for base in cls.bases:
-                found = self.index.resolve_dotted(self.module, self.index.parent_of(cls.qname, self.module), base)
-                if found:
-                    self.emit("INHERITS", cls.qname, found[0], cls.line, found[1], 1.0)
-        for call in self.data.calls:
-            getattr(self, f"call_{call.kind}")(call)
-        return list(self.edges.values())
-
-    def call(self, call: Call, target: Target, resolution: str, confidence: float = 1.0) -> None:
-        self.emit("CALLS", call.scope, target, call.line, resolution, confidence)
-
-    def name_only(self, call: Call, name: str) -> None:
-        candidates = self.index.methods.get(name, [])
-        if not candidates or len(candidates) > MAX_CANDIDATES:
-            return
-        confidence = min(0.5, 1.0 / len(candidates))
-        if name in BUILTIN_METHOD_NAMES:  # `xs.map()` is far more often Array.prototype.map than ours
-            confidence *= BUILTIN_METHOD_DISCOUNT
-        for qname in candidates:
-            self.call(call, (qname, "symbol"), "name_only", confidence)
-
-    def call_name(self, call: Call) -> None:
-        found = self.index.resolve_name(self.module, call.scope, call.target) if "." not in call.target else None
-        if found is None and "." in call.target:
-            found = self.index.resolve_dotted(self.module, call.scope, call.target)
-        if found:
-            self.call(call, found[0], found[1])
-
-    def call_member(self, call: Call) -> None:
-        head, *rest = call.target.split(".")
-        typed = self.index.var_type(self.module, call.scope, head) if head != "?" else None
-        if typed and len(rest) == 1:
-            cls = self.index.resolve_dotted(self.module, call.scope, typed[0])
-            if cls and self.typed_call(call, cls[0], rest[0]):
-                return
-        named = self.index.resolve_name(self.module, call.scope, head) if head != "?" else None
-        if named:
-            target = self.index.member(named[0], rest)
-            if target:
-                self.call(call, target, named[1])
-                return
-        self.name_only(call, rest[-1])
-
-    def typed_call(self, call: Call, cls: Target, method: str) -> bool:
-        if cls[1] in ("external", "builtin"):
-            self.call(call, (f"{cls[0]}.{method}", cls[1]), "inferred", 0.9)
-            return True
-        found = self.index.lookup_method(cls[0], method) if cls[1] == "symbol" else None
-        if found:
-            self.call(call, found[0], "inferred", 0.9)
-            return True
-        return False
-
-    def call_this(self, call: Call) -> None:
-        owner = self.index.owner(self.module, call.scope)
-        parts = call.target.split(".")
-        if owner and len(parts) == 1:
-            found = self.index.lookup_method(owner, parts[0])
-            if found:
-                self.call(call, found[0], "self" if found[1] == 0 else "inherited")
-                return
-        if owner and len(parts) == 2:
-            typed = self.index.var_types.get((owner, f"this.{parts[0]}"))
-            cls = (
-                self.index.resolve_dotted(self.index.module_of.get(owner, self.module), owner, typed[0])
-                if typed
-                else None
-            )
-            if cls and self.typed_call(call, cls[0], parts[1]):
-                return
-        self.name_only(call, parts[-1])
-
-    def call_super(self, call: Call) -> None:
-        owner = self.index.owner(self.module, call.scope)
-        name = call.target.split(".")[-1]
-        for base in self.index.bases(owner) if owner else ():
-            if base[1] == "symbol":
-                found = self.index.lookup_method(base[0], name)
-                if found:
-                    self.call(call, found[0], "super")
-                    return
-            elif base[1] in ("external", "builtin"):
-                self.call(call, (f"{base[0]}.{name}", base[1]), "super")
-                return
-
-    def call_super_ctor(self, call: Call) -> None:
-        owner = self.index.owner(self.module, call.scope)
-        bases = self.index.bases(owner) if owner else []
-        if bases:
-            base = bases[0]
-            target = self.index.constructor_of(base[0]) if base[1] == "symbol" else base
-            self.call(call, target, "super")
-
-    def call_new(self, call: Call) -> None:
-        found = self.index.resolve_dotted(self.module, call.scope, call.target)
-        if found is None:
-            return
-        target, resolution = found
-        sym = self.index.symbols.get(target[0]) if target[1] == "symbol" else None
-        if sym is not None and sym.kind == "class":
-            self.call(call, self.index.constructor_of(target[0]), "constructor")
-        elif sym is not None:
-            self.call(call, target, "constructor")
-        else:
-            self.call(call, target, resolution)
-
-    def call_ref(self, call: Call) -> None:
-        head, *rest = call.target.split(".")
-        if head == "this":
-            owner = self.index.owner(self.module, call.scope)
-            found = self.index.lookup_method(owner, rest[0]) if owner and len(rest) == 1 else None
-            target = found[0] if found else None
-        else:
-            named = self.index.resolve_dotted(self.module, call.scope, call.target)
-            target = named[0] if named else None
-        sym = self.index.symbols.get(target[0]) if target and target[1] == "symbol" else None
-        if sym is not None and sym.kind in ("function", "method"):
-            self.call(call, target, "inferred", ARG_REF_CONFIDENCE)
-
-    def call_computed(self, call: Call) -> None:
-        """`this[kMethod]()`: a method declared as `[kMethod]() {}` when there is one, else dynamic."""
-        before = len(self.edges)
-        head, _, rest = call.target.partition(".")
-        shaped = Call(
-            call.scope, "this" if head == "this" else "member", rest if head == "this" else call.target, call.line
-        )
-        self.call_this(shaped) if head == "this" else self.call_member(shaped)
-        if len(self.edges) == before:
-            self.call_dynamic(Call(call.scope, "dynamic", call.target.replace(".[", "["), call.line))
-
-    def call_dynamic(self, call: Call) -> None:
-        self.call(call, (call.target, "unresolved"), "dynamic", DYNAMIC_CONFIDENCE)
-
-    def call_eval(self, call: Call) -> None:
-        self.call(call, (f"<builtin>.{call.target}", "builtin"), "dynamic", DYNAMIC_CONFIDENCE)
-
-    def call_dyn_import(self, call: Call) -> None:
-        self.emit("IMPORTS", self.module, (call.target, "unresolved"), call.line, "dynamic", DYNAMIC_CONFIDENCE)
-
-
-# --------------------------------------------------------------------------------------------------------------
-# The language objects
-
-
-class EcmaScript:
-    """A `Language` for JavaScript or TypeScript (see the module docstring)."""
-
-    def __init__(self, name: str, extensions: tuple[str, ...]) -> None:
-        self.name = name
-        self.extensions = extensions
-
-    def module_names(self, paths: Iterable[str]) -> dict[str, str]:
-        return _module_names(paths)
-
-    def parse(self, path: str, module: str, source: bytes) -> ParsedFile:
-        grammar = "javascript" if self.name == "javascript" else ("tsx" if path.endswith(".tsx") else "typescript")
-        return _parse(self.name, grammar, path, module, source)
-
-    def resolve(self, parsed: ParsedFile, project: Mapping[str, ParsedFile]) -> list[Edge]:
-        return _Resolver(parsed, _index(project)).run()
-
-    def dependencies(self, parsed: ParsedFile) -> set[str]:
-        """Modules named by relative imports (`./a` → `dir.a`, which also covers `./a/index`). Re-export chains
-        and base classes further away need the transitive closure, which the pipeline can compute from these."""
-        data: JsData = parsed.data or JsData()
-        specifiers = [imp.specifier for imp in data.imports] + [exp.specifier for exp in data.exports]
-        deps: set[str] = set()
-        for spec in specifiers:
-            if spec.startswith("."):
-                stem = posixpath.normpath(posixpath.join(posixpath.dirname(parsed.path), spec))
-                has_ext = PurePosixPath(stem).suffix in JS_EXTENSIONS + TS_EXTENSIONS
-                deps.add(module_name_for(stem if has_ext else stem + ".js"))
-        deps.discard(parsed.module)
-        return deps
-
-
-JAVASCRIPT = EcmaScript("javascript", JS_EXTENSIONS)
-TYPESCRIPT = EcmaScript("typescript", TS_EXTENSIONS)
-LANGUAGES = [JAVASCRIPT, TYPESCRIPT]
+    return parsed_file(lang, path, module, source, root, walker.symbols.values(), walker.data())

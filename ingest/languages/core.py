@@ -1,0 +1,111 @@
+"""What every language's resolver shares: targets, the edge set, the `name_only` rule, the chain limit, and the
+per-project table cache. A language module keeps only what is particular to its language.
+
+Edge conventions are in `ingest/facts.py`; the rules here are the ones whose numbers must agree across languages,
+so that a confidence means the same thing whichever language produced it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, NamedTuple, TypeVar
+
+from kg.ingest.facts import Edge, ParsedFile
+
+Project = Mapping[str, ParsedFile]
+Table = TypeVar("Table")
+
+# How far resolution follows a chain of facts: base classes (JS `extends`, Go embedding, Python's MRO), re-exports,
+# a variable typed by the result of a call on a variable typed by ... Real code stays within a handful of links.
+# Cycles (`class A extends B`, `class B extends A` parse fine) are cut by a visited set where a lookup can branch,
+# and by this limit where it cannot; the limit also bounds the Python stack a lookup uses, far below its 1000 frames.
+MAX_CHAIN = 24
+
+# An ambiguous call (`x.save()` with x of unknown type) gets one edge per project method of that name, each at
+# confidence 1/n, never above NAME_ONLY_CEILING: a guess stays a guess. Beyond NAME_ONLY_MAX candidates the name says
+# too little (`get`, `run`) and no edge is drawn at all.
+NAME_ONLY_MAX = 8
+NAME_ONLY_CEILING = 0.5
+
+INFERRED_CONFIDENCE = 0.9  # the receiver's type was inferred (`x = new C()`, `x := NewT()`, an annotation)
+ARGUMENT_CONFIDENCE = 0.5  # a function handed to another call, which may (or may not) call it
+
+
+class Target(NamedTuple):
+    """What an edge points at: a qname or external name, and its kind (`symbol`, `module`, `external`, `builtin`,
+    `unresolved`)."""
+
+    name: str
+    kind: str
+
+
+class Method(NamedTuple):
+    """A method found on a type or on one of its bases (embedded types in Go), `depth` steps up (0: its own)."""
+
+    target: Target
+    depth: int
+
+
+def name_only_confidence(candidates: int) -> float | None:
+    """Confidence of each of `candidates` same-named targets of an ambiguous call, or None when none is drawn."""
+    if not 0 < candidates <= NAME_ONLY_MAX:
+        return None
+    return min(NAME_ONLY_CEILING, 1.0 / candidates)
+
+
+class EdgeSet:
+    """The outgoing edges of one file: the first edge for a (kind, source, target, line, resolution) wins, so a
+    resolver can try rules from the strongest down without drawing one edge twice."""
+
+    def __init__(self) -> None:
+        self._edges: dict[tuple[str, str, str, int, str], Edge] = {}
+
+    def __len__(self) -> int:
+        return len(self._edges)
+
+    def emit(self, kind: str, source: str, target: Target, line: int, resolution: str, confidence: float = 1.0) -> None:
+        edge = Edge(kind, source, target.name, target.kind, line, resolution, round(confidence, 3))  # type: ignore[arg-type]
+        self._edges.setdefault((kind, source, target.name, line, resolution), edge)
+
+    def name_only(self, source: str, line: int, candidates: Iterable[str], discount: float = 1.0) -> None:
+        """CALLS edges from `source` to each candidate symbol (see NAME_ONLY_MAX); `discount` scales the confidence
+        down for names that more often mean something outside the project (JS `xs.map()`)."""
+        candidates = list(candidates)
+        confidence = name_only_confidence(len(candidates))
+        if confidence is None:
+            return
+        for qname in candidates:
+            self.emit("CALLS", source, Target(qname, "symbol"), line, "name_only", confidence * discount)
+
+    def edges(self) -> list[Edge]:
+        return list(self._edges.values())
+
+
+def per_project(build: Callable[..., Table], reuse: bool = False) -> Callable[[Project], Table]:
+    """`build(project)`, remembered for the last project mapping it was called with.
+
+    The pipeline hands `Language.resolve` the same mapping for every file of a run and a new mapping after each
+    change (ingest.project never mutates one in place), so the identity of the mapping, with its size as a guard,
+    says when the table must be rebuilt. Only the last table is kept. With `reuse`, `build(project, previous)` gets
+    the table it replaces (None at first), to take over what did not change instead of rebuilding it.
+    """
+    last: list = []  # [project, its size, table]
+
+    def table(project: Project) -> Table:
+        if not (last and last[0] is project and last[1] == len(project)):
+            previous = last[2] if last else None
+            last.clear()  # the old table is released before the new one is built (only `build` may keep it)
+            last[:] = [project, len(project), build(project, previous) if reuse else build(project)]
+        return last[2]
+
+    return table
+
+
+def facets(project: Project, name: str, of: Callable[[ParsedFile], Any]) -> list[Any]:
+    """`of(parse)` for every module of the project, in its order. A language lists such functions in its `facets`
+    (name → function of one parse); the pipeline keeps their values in its compact index, so a whole-project table
+    built from them needs no parse loaded (the project mapping's `facet` answers from the index)."""
+    stored = getattr(project, "facet", None)
+    if stored is not None:
+        return [stored(module, name, of) for module in project]
+    return [of(parsed) for parsed in project.values()]
