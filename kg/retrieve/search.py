@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from kg.errors import InputError
 from kg.retrieve import embed
+from kg.retrieve.bodies import bodies_signal
 from kg.retrieve.rank import (
     DEPTH,
     SIGNALS,
@@ -69,13 +71,15 @@ def retrieve(store: Store, repo: str, text: str, weights: Weights | None = None,
     result = Retrieval(repo, task, [])
     if task.empty:
         return result
-    # The three first signals are independent: asked at once, the slowest (embedding the task, then the vector
+    # The four first signals are independent: asked at once, the slowest (embedding the task, then the vector
     # search) sets the latency instead of their sum. The driver is thread-safe; each read has its own session.
     jobs: dict[str, Callable[[], SignalRanking | str]] = {}
     if "names" in signals:
         jobs["names"] = lambda: names_signal(store, repo, task, status["files"])
     if "fulltext" in signals:
         jobs["fulltext"] = lambda: fulltext_signal(store, repo, task, repos=status["repos"])
+    if "bodies" in signals:
+        jobs["bodies"] = lambda: bodies_signal(store, repo, task, Path(status["root"]) if status["root"] else None)
     if "vectors" in signals:
         jobs["vectors"] = lambda: _vectors(store, repo, task, status, embedder)
     with ThreadPoolExecutor(max_workers=len(jobs) or 1) as pool:
