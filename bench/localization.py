@@ -40,7 +40,8 @@ from kg.retrieve.search import retrieve  # noqa: E402
 
 DEFAULT_DATA = REPO_ROOT.parent.parent / "shared" / "eval" / "localization"
 KS = (1, 5, 10)
-GRID = {"names": (0.5, 1.0, 2.0), "fulltext": (0.5, 1.0, 2.0), "bodies": (0.5, 1.0, 2.0), "vectors": (0.5, 1.0, 2.0), "graph": (0.0, 0.25, 0.5),
+GRID = {"names": (0.5, 1.0, 2.0), "fulltext": (0.5, 1.0, 2.0), "bodies": (0.5, 1.0, 2.0), "vectors": (0.5, 1.0, 2.0),
+        "graph": (0.0, 0.25, 0.5),
         "tests": (0.25, 0.5, 1.0)}
 
 
