@@ -41,12 +41,16 @@ class BodyIndex:
     root: Path
     hashes: dict[str, str | None] = field(default_factory=dict)  # path → content hash indexed
     by_file: dict[str, list[_Doc]] = field(default_factory=dict)
-    postings: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # term → (doc number, count)
+    postings: dict[str, list[tuple[int, float]]] = field(default_factory=dict)  # term → (doc, BM25 term weight)
     docs: list[_Doc] = field(default_factory=list)
-    avg_length: float = 1.0
+    version: object = None  # the repository's last ingest when the index was refreshed
 
-    def refresh(self, store: Store, repo: str) -> None:
-        """Index the files whose hash changed since the last call, forget removed ones, rebuild the postings."""
+    def refresh(self, store: Store, repo: str, version: object = None) -> None:
+        """Index the files whose hash changed since the last call, forget removed ones, rebuild the postings. A
+        `version` equal to the last one (the repository's last ingest) means nothing changed: no query at all."""
+        if version is not None and version == self.version:
+            return
+        self.version = version
         files = {r["path"]: r["hash"] for r in store.read("retrieve/body_files", repo=repo)
                  if not is_test(r["path"])}
         stale = [p for p, h in files.items() if h is None or self.hashes.get(p) != h]
@@ -63,12 +67,13 @@ class BodyIndex:
             self.by_file[p] = self._read(p, spans.get(p, []))
             self.hashes[p] = files[p]
         self.docs = [d for docs in self.by_file.values() for d in docs]
-        postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        avg_length = sum(d.length for d in self.docs) / max(len(self.docs), 1)
+        postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
         for i, d in enumerate(self.docs):
-            for term, count in d.terms.items():
-                postings[term].append((i, count))
+            norm = K1 * (1 - B + B * d.length / avg_length)
+            for term, count in d.terms.items():  # BM25's term weight, so a query only multiplies by idf and adds
+                postings[term].append((i, count * (K1 + 1) / (count + norm)))
         self.postings = dict(postings)
-        self.avg_length = sum(d.length for d in self.docs) / max(len(self.docs), 1)
 
     def _read(self, path: str, spans: list[dict]) -> list[_Doc]:
         try:
@@ -98,9 +103,8 @@ class BodyIndex:
             if not posting:
                 continue
             idf = math.log(1 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
-            for i, count in posting:
-                norm = K1 * (1 - B + B * self.docs[i].length / self.avg_length)
-                scores[i] += idf * count * (K1 + 1) / (count + norm)
+            for i, weight in posting:
+                scores[i] += idf * weight
         best = sorted(scores.items(), key=lambda kv: -kv[1])[:limit]
         return [(self.docs[i], s) for i, s in best]
 
@@ -109,21 +113,23 @@ _INDEXES: dict[tuple[str, str], BodyIndex] = {}
 _LOCK = threading.Lock()
 
 
-def index_for(store: Store, repo: str, root: Path) -> BodyIndex:
-    """The repository's body index, kept for the life of the process and brought up to date on each call (the
-    content hashes decide what is re-read, so a kept index is never stale)."""
+def index_for(store: Store, repo: str, root: Path, version: object = None) -> BodyIndex:
+    """The repository's body index, kept for the life of the process and brought up to date when the repository
+    was ingested since (the content hashes decide what is re-read)."""
     key = (repo, str(root))
     with _LOCK:
         index = _INDEXES.setdefault(key, BodyIndex(root))
-        index.refresh(store, repo)
+        index.refresh(store, repo, version)
         return index
 
 
-def bodies_signal(store: Store, repo: str, task: TaskText, root: Path | None) -> SignalRanking | str:
-    """Files ranked by their best symbol body's BM25 against the task's words, or why the signal cannot run."""
+def bodies_signal(store: Store, repo: str, task: TaskText, root: Path | None,
+                  version: object = None) -> SignalRanking | str:
+    """Files ranked by their best symbol body's BM25 against the task's words, or why the signal cannot run.
+    `version` (the repository's last ingest) lets a warm process skip the check for changed files."""
     if root is None or not root.is_dir():
         return f"the repository's files are not on disk at {root or 'its recorded root'}: re-ingest it from there"
-    index = index_for(store, repo, root)
+    index = index_for(store, repo, root, version)
     evidence: dict[str, Evidence] = defaultdict(Evidence)
     for doc, score in index.search(list(task.words), limit=200):
         e = evidence[doc.path]

@@ -82,7 +82,8 @@ def retrieve(store: Store, repo: str, text: str, weights: Weights | None = None,
     if "fulltext" in signals:
         jobs["fulltext"] = lambda: fulltext_signal(store, repo, task, repos=status["repos"])
     if "bodies" in signals:
-        jobs["bodies"] = lambda: bodies_signal(store, repo, task, Path(status["root"]) if status["root"] else None)
+        jobs["bodies"] = lambda: bodies_signal(store, repo, task, Path(status["root"]) if status["root"] else None,
+                                               (status["ingested_at"], status["files"]))
     if "vectors" in signals:
         jobs["vectors"] = lambda: _vectors(store, repo, task, status, embedder)
     with ThreadPoolExecutor(max_workers=len(jobs) or 1) as pool:
