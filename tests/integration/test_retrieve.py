@@ -124,6 +124,7 @@ def test_the_bodies_signal_finds_code_by_what_it_does_and_rereads_only_changed_f
                      embedder=none)
     assert found.paths() == ["fetch.py"]
     assert found.files[0].reasons["bodies"] == ["function fetch.pull (body)"]
+    assert set(found.ms) == {"bodies"} and found.to_dict()["ms"]["bodies"] >= 0  # what each signal took
     (root / "render.py").write_text("def draw(items):\n    # a chunked list: never read past the timeout\n"
                                     "    return '<ul>' + ''.join(items) + '</ul>'\n")
     (root / "fetch.py").unlink()
