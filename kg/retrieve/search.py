@@ -18,6 +18,7 @@ from kg.errors import InputError
 from kg.retrieve import embed
 from kg.retrieve.bodies import bodies_signal
 from kg.retrieve.rank import (
+    DEFAULT_SIGNALS,
     DEPTH,
     SIGNALS,
     RankedFile,
@@ -63,7 +64,8 @@ def repo_status(store: Store, repo: str) -> dict[str, Any]:
 
 
 def retrieve(store: Store, repo: str, text: str, weights: Weights | None = None,
-             signals: tuple[str, ...] = SIGNALS, embedder: embed.Embedder | embed.Missing | None = None) -> Retrieval:
+             signals: tuple[str, ...] = DEFAULT_SIGNALS,
+             embedder: embed.Embedder | embed.Missing | None = None) -> Retrieval:
     """Rank the files of `repo` for a task or bug report. `embedder` None loads the installed model (once)."""
     weights = weights or Weights()
     unknown = set(signals) - set(SIGNALS)
