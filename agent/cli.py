@@ -29,7 +29,7 @@ from kg.navigate.targets import repo_here
 from kg.render import echo, progress_bar
 from kg.retrieve.config import TASK_TYPES, load_budget, load_orchestrator
 from kg.retrieve.context import build as build_context
-from kg.retrieve.rank import SIGNALS
+from kg.retrieve.rank import DEFAULT_SIGNALS, SIGNALS
 from kg.retrieve.service import embed_if_needed, read_task_file, task_repo
 
 _model = click.option("--model", help="Model name (env KG_LLM_MODEL).")
@@ -353,7 +353,7 @@ def _task_context(ctx: Context, text: str, task_type: str, budget: int | None, r
             with progress_bar(enabled=not as_json and err.is_terminal) as progress:
                 embed_if_needed(store, repo, progress, on_start=lambda m: err.print(f"[dim]{m}[/]", highlight=False))
         result = build_context(store, repo, text, task_type, budget=budget, orchestrator=orchestrator, limits=limits,
-                               tokenizer=Tokenizer(encoding_for(model)), signals=signals or SIGNALS)
+                               tokenizer=Tokenizer(encoding_for(model)), signals=signals or DEFAULT_SIGNALS)
     if as_json:
         return emit_json(result.to_dict())
     for note in result.notes:

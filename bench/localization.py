@@ -35,7 +35,7 @@ from kg.ingest.pipeline import Ingestor  # noqa: E402
 from kg import settings as kg_settings  # noqa: E402
 from kg.graph import open_graph  # noqa: E402
 from kg.retrieve import embed, vectors  # noqa: E402
-from kg.retrieve.rank import SIGNALS, Evidence, SignalRanking, Weights, fuse  # noqa: E402
+from kg.retrieve.rank import DEFAULT_SIGNALS, SIGNALS, Evidence, SignalRanking, Weights, fuse  # noqa: E402
 from kg.retrieve.search import retrieve  # noqa: E402
 
 DEFAULT_DATA = REPO_ROOT.parent.parent / "shared" / "eval" / "localization"
@@ -73,7 +73,7 @@ def record(data: Path, work: Path) -> list[dict[str, Any]]:
             prepared = time.perf_counter() - began
             rankings: dict[str, list[list[Any]]] = {}
             began = time.perf_counter()
-            result = retrieve(store, repo, row["problem_statement"], embedder=model)
+            result = retrieve(store, repo, row["problem_statement"], signals=SIGNALS, embedder=model)
             seconds = time.perf_counter() - began
             for name, ranking in result.rankings.items():
                 rankings[name] = [[p, round(e.score, 6), e.reasons] for p, e in ranking.files[:100]]
@@ -114,7 +114,8 @@ def _hit(paths: list[str], gold: list[str], k: int) -> bool:
     return any(p in gold for p in paths[:k])
 
 
-def fused(items: list[dict[str, Any]], weights: Weights, use: tuple[str, ...] = SIGNALS) -> dict[str, list[str]]:
+def fused(items: list[dict[str, Any]], weights: Weights,
+          use: tuple[str, ...] = DEFAULT_SIGNALS) -> dict[str, list[str]]:
     """Fuse the recorded rankings. The graph signal was recorded from the default fusion's seeds."""
     return {i["id"]: [f.path for f in fuse([r for r in rankings_of(i) if r.name in use], weights)] for i in items}
 
@@ -142,8 +143,9 @@ def report(items: list[dict[str, Any]]) -> dict[str, Any]:
         figures["alone"][s] = accuracy(items, alone(items, s))
     default = Weights()
     figures["fused"] = accuracy(items, fused(items, default))
-    for s in SIGNALS:
-        figures["without"][s] = accuracy(items, fused(items, default, tuple(x for x in SIGNALS if x != s)))
+    for s in DEFAULT_SIGNALS:
+        figures["without"][s] = accuracy(items, fused(items, default, tuple(x for x in DEFAULT_SIGNALS if x != s)))
+    figures["with_bodies"] = accuracy(items, fused(items, default, SIGNALS))
     by_project: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for i in items:
         by_project[i["project"]].append(i)
@@ -181,8 +183,9 @@ def main() -> None:
     for s in SIGNALS:
         print(f"  {s:9s} alone        {line(figures['alone'][s])}")
     print(f"  fused (default weights) {line(figures['fused'])}")
-    for s in SIGNALS:
+    for s in DEFAULT_SIGNALS:
         print(f"  fused without {s:9s} {line(figures['without'][s])}")
+    print(f"  fused with bodies       {line(figures['with_bodies'])}")
     print(f"  held out by project     {line(figures['held_out'])}")
     print(f"  weights chosen per held-out project: {figures['held_out_weights']}")
     print(f"  weights tuned on all: {figures['tuned_on_all']}")

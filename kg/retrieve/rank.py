@@ -1,9 +1,11 @@
-"""From a task to ranked files: four signals, each a ranking of its own, fused by a weighted sum of scores.
+"""From a task to ranked files: five signals, each a ranking of its own, fused by a weighted sum of scores.
 
     names     the code names the text mentions (kg.retrieve.text) looked up exactly; a file scores by the names it
               defines, each weighted by its shape (a traceback frame beats a bare identifier) and its rarity, and
               counted once per file however many of its symbols carry the name
     fulltext  Lucene (BM25) over each file's words and over each symbol's words (`module_words`, `symbol_words`)
+    bodies    BM25 over the source of each function, method and class with the repository's own statistics
+              (kg.retrieve.bodies): the code that must change shares words with a report that names none of it
     vectors   the task's embedding against symbol and module embeddings (`symbol_embedding`, `module_embedding`)
     graph     personalised PageRank over the CALLS/IMPORTS/INHERITS ties of the best files of the other signals,
               so a file several hits lean on rises
@@ -25,7 +27,10 @@ from typing import Any
 from kg.retrieve.text import TaskText
 from kg.store import Store
 
-SIGNALS = ("names", "fulltext", "vectors", "graph")
+SIGNALS = ("names", "fulltext", "bodies", "vectors", "graph")
+# The fusion's signals by default. `bodies` is opt-in (`--signal bodies`, `signals=`): alone it is the best single
+# signal offline, but in the fusion it did not raise acc@1 on the fresh CLI run (bench/localization.py, the note).
+DEFAULT_SIGNALS = ("names", "fulltext", "vectors", "graph")
 DEPTH = 50  # files each signal contributes to the fusion
 QUERY_WORDS = 200  # words of a task sent to Lucene: its idf weighs them, so rare telling words must not be cut
 
@@ -74,6 +79,7 @@ class Weights:
 
     names: float = 1.0
     fulltext: float = 1.0
+    bodies: float = 1.0
     vectors: float = 1.0
     graph: float = 0.5
     tests: float = 0.5

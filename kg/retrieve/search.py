@@ -7,14 +7,18 @@ still rank.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from kg.errors import InputError
 from kg.retrieve import embed
+from kg.retrieve.bodies import bodies_signal
 from kg.retrieve.rank import (
+    DEFAULT_SIGNALS,
     DEPTH,
     SIGNALS,
     RankedFile,
@@ -40,6 +44,7 @@ class Retrieval:
     files: list[RankedFile]
     rankings: dict[str, SignalRanking] = field(default_factory=dict)
     missing: dict[str, str] = field(default_factory=dict)  # signal → why it did not run
+    ms: dict[str, float] = field(default_factory=dict)  # signal → milliseconds it took (the first four run at once)
 
     def paths(self) -> list[str]:
         return [f.path for f in self.files]
@@ -47,7 +52,8 @@ class Retrieval:
     def to_dict(self, limit: int = 20) -> dict[str, Any]:
         return {"repo": self.repo, "task_cut": self.task.cut,
                 "mentions": [{"text": m.text, "shape": m.shape} for m in self.task.mentions[:30]],
-                "missing": self.missing, "files": [f.to_dict() for f in self.files[:limit]]}
+                "missing": self.missing, "ms": {k: round(v, 1) for k, v in self.ms.items()},
+                "files": [f.to_dict() for f in self.files[:limit]]}
 
 
 def repo_status(store: Store, repo: str) -> dict[str, Any]:
@@ -58,7 +64,8 @@ def repo_status(store: Store, repo: str) -> dict[str, Any]:
 
 
 def retrieve(store: Store, repo: str, text: str, weights: Weights | None = None,
-             signals: tuple[str, ...] = SIGNALS, embedder: embed.Embedder | embed.Missing | None = None) -> Retrieval:
+             signals: tuple[str, ...] = DEFAULT_SIGNALS,
+             embedder: embed.Embedder | embed.Missing | None = None) -> Retrieval:
     """Rank the files of `repo` for a task or bug report. `embedder` None loads the installed model (once)."""
     weights = weights or Weights()
     unknown = set(signals) - set(SIGNALS)
@@ -69,18 +76,23 @@ def retrieve(store: Store, repo: str, text: str, weights: Weights | None = None,
     result = Retrieval(repo, task, [])
     if task.empty:
         return result
-    # The three first signals are independent: asked at once, the slowest (embedding the task, then the vector
+    # The four first signals are independent: asked at once, the slowest (embedding the task, then the vector
     # search) sets the latency instead of their sum. The driver is thread-safe; each read has its own session.
     jobs: dict[str, Callable[[], SignalRanking | str]] = {}
     if "names" in signals:
         jobs["names"] = lambda: names_signal(store, repo, task, status["files"])
     if "fulltext" in signals:
         jobs["fulltext"] = lambda: fulltext_signal(store, repo, task, repos=status["repos"])
+    if "bodies" in signals:
+        jobs["bodies"] = lambda: bodies_signal(store, repo, task, Path(status["root"]) if status["root"] else None,
+                                               (status["ingested_at"], status["files"]))
     if "vectors" in signals:
         jobs["vectors"] = lambda: _vectors(store, repo, task, status, embedder)
     with ThreadPoolExecutor(max_workers=len(jobs) or 1) as pool:
-        done = {name: pool.submit(job) for name, job in jobs.items()}
-        answers = {name: future.result() for name, future in done.items()}
+        done = {name: pool.submit(_timed, job) for name, job in jobs.items()}
+        answers = {}
+        for name, future in done.items():
+            answers[name], result.ms[name] = future.result()
     rankings: list[SignalRanking] = []
     for name, answer in answers.items():
         if isinstance(answer, str):
@@ -90,12 +102,19 @@ def retrieve(store: Store, repo: str, text: str, weights: Weights | None = None,
     if "graph" in signals:
         seeds = fuse(rankings, weights)[:GRAPH_SEEDS] if rankings else []
         if seeds:
-            rankings.append(graph_signal(store, repo, {f.path: f.score for f in seeds}))
+            graph, result.ms["graph"] = _timed(lambda: graph_signal(store, repo, {f.path: f.score for f in seeds}))
+            rankings.append(graph)
         elif signals == ("graph",):
             result.missing["graph"] = "the graph signal expands from the other signals' hits; it cannot run alone"
     result.rankings = {r.name: r for r in rankings}
     result.files = fuse(rankings, weights, DEPTH)
     return result
+
+
+def _timed(job: Callable[[], Any]) -> tuple[Any, float]:
+    began = time.perf_counter()
+    answer = job()
+    return answer, (time.perf_counter() - began) * 1000
 
 
 def _vectors(store: Store, repo: str, task: TaskText, status: dict[str, Any],

@@ -189,15 +189,21 @@ def _strongest(mentions: dict[tuple[str, str], Mention]) -> list[Mention]:
 # ── the words code is indexed by (the same splitting as a task's words, so the two meet) ─────────────────────────
 
 
+def code_tokens(source: str) -> list[str]:
+    """The words of code as a task's words are read: each identifier split, and whole when it has parts."""
+    out: list[str] = []
+    for w in _WORD.findall(source):
+        parts = split_identifier(w)
+        out += parts
+        if len(parts) > 1:
+            out.append(w.lower())
+    return out
+
+
 def code_words(source: str, cap: int = 3) -> str:
     """The words of a source file for the full-text index: identifiers split and whole, each repeated as often as
     it occurs up to `cap` (term frequency saturates early, so more would only grow the index)."""
-    counts: Counter[str] = Counter()
-    for w in _WORD.findall(source):
-        parts = split_identifier(w)
-        counts.update(parts)
-        if len(parts) > 1:
-            counts[w.lower()] += 1
+    counts: Counter[str] = Counter(code_tokens(source))
     return " ".join(w for w, c in sorted(counts.items()) for _ in range(min(c, cap)))
 
 

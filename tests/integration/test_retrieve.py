@@ -106,6 +106,37 @@ def test_a_name_counts_once_per_file_however_many_symbols_carry_it(store: Store,
     assert found.paths()[:2] == ["job.py", "runners.py"]
 
 
+def test_the_bodies_signal_finds_code_by_what_it_does_and_rereads_only_changed_files(store: Store,
+                                                                                    tmp_path: Path) -> None:
+    """A report naming nothing of the file to fix still shares words with the code that must change: the bodies
+    signal ranks the file whose function body uses them (names, signature and docstring say nothing), with the
+    repository's own statistics; an edit is re-read from disk, a deleted file forgotten, a test file left out."""
+    root = tmp_path / "feeds"
+    root.mkdir()
+    (root / "fetch.py").write_text("def pull(url):\n    conn = open_socket(url)\n"
+                                   "    return conn.read_chunked(timeout_seconds=30)\n")
+    (root / "render.py").write_text("def draw(items):\n    return '<ul>' + ''.join(items) + '</ul>'\n")
+    (root / "tests").mkdir()
+    (root / "tests" / "test_fetch.py").write_text("def test_pull():\n    assert read_chunked_timeout_seconds\n")
+    Ingestor(store, root, repo="feeds").run()
+    none = embed.load("none")
+    found = retrieve(store, "feeds", "reading a chunked response never times out", signals=("bodies",),
+                     embedder=none)
+    assert found.paths() == ["fetch.py"]
+    assert found.files[0].reasons["bodies"] == ["function fetch.pull (body)"]
+    assert set(found.ms) == {"bodies"} and found.to_dict()["ms"]["bodies"] >= 0  # what each signal took
+    (root / "render.py").write_text("def draw(items):\n    # a chunked list: never read past the timeout\n"
+                                    "    return '<ul>' + ''.join(items) + '</ul>'\n")
+    (root / "fetch.py").unlink()
+    Ingestor(store, root, repo="feeds").run()
+    again = retrieve(store, "feeds", "reading a chunked response never times out", signals=("bodies",),
+                     embedder=none)
+    assert again.paths() == ["render.py"]
+    shutil.rmtree(root)
+    moved = retrieve(store, "feeds", "chunked timeout", signals=("bodies",), embedder=none)
+    assert not moved.files and "not on disk" in moved.missing["bodies"]
+
+
 @needs_model
 def test_a_vector_index_of_another_dimension_is_rebuilt(store: Store, tmp_path: Path) -> None:
     _shop(store, tmp_path, embedded=False)
