@@ -28,7 +28,7 @@ TargetKind = Literal["symbol", "module", "external", "builtin", "unresolved"]
 # runs a subclass's overriding `m` when the object is of that subclass. `argument`: a function handed to code kg
 # cannot follow, which may call it (the edge starts where it is handed over). `name_only` and `dynamic` are guesses.
 RESOLUTIONS = ("local", "import", "self", "inherited", "super", "constructor", "implicit", "inferred", "override",
-               "argument", "name_only", "dynamic")
+               "argument", "name_only", "dynamic", "fixture")
 
 
 @dataclass(frozen=True, slots=True)

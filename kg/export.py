@@ -15,6 +15,8 @@ CallgraphFormat = Literal["pycg", "json"]
 # unknown receiver ≤ 0.5, functions handed to code kg cannot follow, `argument` 0.5, `dynamic` 0.2). Measured on
 # flask, requests and click (bench/callgraph/README.md), keeping them costs more precision than it adds recall.
 PYCG_MIN_CONFIDENCE = 0.6
+# A `fixture` edge (a test to a pytest fixture it requests) is pytest's call, not the test's: impact and tests-for
+# follow it, the pycg format does not (judged on flask's sample, they were all 25 of its wrong edges).
 # Callees that are no function: a class whose constructor is not in the project (calling it runs none of the
 # project's code), a module (`importlib.import_module`), a name kg could not resolve.
 _NOT_FUNCTIONS = frozenset({"class", "module", "variable", "unresolved"})
@@ -53,7 +55,8 @@ def callgraph(store: Store, repo: str, fmt: CallgraphFormat = "pycg", min_confid
         calls = [{k: v for k, v in c.items() if v is not None} for c in row["calls"] if c["callee"] is not None]
         if fmt == "pycg":
             direct = {c["callee"] for c in calls if not c.get("through") and c.get("confidence", 1) >= min_confidence
-                      and c.get("via") != "library" and c.get("callee_kind") not in _NOT_FUNCTIONS}
+                      and c.get("via") != "library" and c.get("callee_kind") not in _NOT_FUNCTIONS
+                      and c.get("resolution") != "fixture"}
             for c in calls:
                 if c.get("through") and c.get("callee_kind") not in _NOT_FUNCTIONS:
                     wrapped.setdefault(c["through"], set()).add(c["callee"])

@@ -16,6 +16,7 @@ from kg.store import Store
 
 TINYSHOP = Path(__file__).resolve().parents[2] / "examples" / "tinyshop"
 AMBIGUOUS = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "python" / "ambiguous"
+FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "python" / "pytest_fixtures"
 
 
 def test_pycg_format_lists_every_function_and_its_callees(store: Store) -> None:
@@ -45,6 +46,18 @@ def test_json_format_keeps_provenance_and_confidence_filter(store: Store) -> Non
     assert len(callgraph(store, "amb", "json", min_confidence=0.9)["main.persist"]["calls"]) == 0
     with pytest.raises(InputError, match="no repository named 'nope'"):
         callgraph(store, "nope")
+
+
+def test_pycg_format_leaves_out_pytests_calls_of_fixtures(store: Store) -> None:
+    """A test requesting a fixture does not call it (pytest does): the json export keeps the `fixture` edge, the
+    pycg format, which other call-graph tools compare with, does not; what the fixture's value is used for stays."""
+    Ingestor(store, FIXTURES, repo="fx").run()
+    test_add = callgraph(store, "fx", "json")["tests.test_cart.test_add"]
+    calls = {(c["callee"], c["resolution"]) for c in test_add["calls"]}
+    assert ("tests.conftest.cart", "fixture") in calls
+    pycg = callgraph(store, "fx", "pycg")
+    assert "tests.conftest.cart" not in pycg["tests.test_cart.test_add"]
+    assert "shop.cart.Cart.add" in pycg["tests.test_cart.test_add"]
 
 
 def test_pycg_format_follows_pycg_naming(store: Store, tmp_path: Path) -> None:

@@ -13,7 +13,10 @@ Edges and their `resolution` (see ingest.facts.RESOLUTIONS):
   key=f)`, `filter`, `min`/`max` key, `functools.reduce`, `list.sort(key=f)`).
 - `inferred` (1.0): found through a variable, an annotation, an attribute, a return value, a container, a pytest
   fixture, or a parameter (what call sites pass: `def run(f): f()` called as `run(handler)` gives `run →
-  handler`). A test or fixture also gets a 1.0 edge to each fixture it requests: pytest calls it for the test.
+  handler`).
+- `fixture` (1.0): a test or fixture to each fixture it requests. pytest, not the test's code, calls it before the
+  test: a real run-time dependency that impact and tests-for follow, but no call the function makes, so call-graph
+  exports in other tools' format (`kg export callgraph --format pycg`) leave it out.
 - `override` (0.8): `self.m()` in a class also runs the `m` of a project subclass overriding it, when the object is
   of that subclass (what call sites pass to `self.m`'s parameters reaches the overriding method's too).
 - `argument` (0.5): a function passed to code kg cannot follow (outside the project, or unknown): that code may
@@ -116,7 +119,7 @@ class EdgeMaker:
     def call_edges(self, call: Call) -> Iterator[Edge]:
         if call.kind == "fixture":  # pytest calls the fixture for the test
             for fixture in self.res.fixtures_for(call.chain[0], call.scope, 0):
-                yield Edge("CALLS", call.scope, fixture, "symbol", call.line, "inferred", 1.0)
+                yield Edge("CALLS", call.scope, fixture, "symbol", call.line, "fixture", 1.0)
             return
         if call.kind == "implicit":
             yield from self.implicit_edges(call)
