@@ -17,6 +17,7 @@ from kg.memory import view
 from kg.memory.llm_check import checker_for
 from kg.memory.targets import author_for
 from kg.memory.writes import MemoryWriter
+from kg.navigate.mcp_limits import checked_names, checked_texts
 from kg.store import Store
 
 TOOL_NAMES = ["record_decision", "decisions", "memory"]
@@ -24,8 +25,6 @@ TOOL_NAMES = ["record_decision", "decisions", "memory"]
 
 def register(server: MCPServer, graph: Any) -> list[str]:
     """Add the memory tools to `server`; `graph` is the server's kg.navigate.mcp_server.Graph."""
-    from kg.navigate.mcp_server import checked_names, checked_texts  # here: mcp_server imports this module
-
     project = graph.settings.project
 
     def config() -> memory_config.MemoryConfig:

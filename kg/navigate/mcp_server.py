@@ -37,17 +37,21 @@ from kg.graph import open_graph
 from kg.memory import mcp_tools as memory_tools
 from kg.navigate import answers
 from kg.navigate.changes import changes as diff_changes
+from kg.navigate.mcp_limits import (
+    MAX_LIMIT,
+    MAX_SYMBOLS,
+    MAX_TEXT,
+    checked,
+    checked_text,
+)
 from kg.navigate.render import compact
 from kg.settings import Settings
 from kg.store import UNTRUSTED_TIMEOUT, Store
 
 MAX_REQUEST_CHARS = 1_000_000  # one JSON-RPC message
 MAX_NESTING = 64  # brackets deep, in a message or in cypher's params
-MAX_TEXT = 1_000  # a name, path, revision or repository
 MAX_QUERY = 20_000  # cypher's query text
 MAX_PARAMS = 100_000  # cypher's params JSON
-MAX_SYMBOLS = 100  # entries of a `symbols` list
-MAX_LIMIT = 1_000  # rows per answer
 MAX_ERROR = 1_500  # characters of an error an MCP client gets
 MAX_ARGUMENT_PROBLEMS = 5  # wrong arguments named in one error
 MAX_ANSWER = 200_000  # characters of an answer: the client pays per token, and serialising 24 MB took minutes
@@ -147,41 +151,6 @@ def argument_error(tool: str, error: ValidationError) -> str:
             "schema gives each argument's type)")
 
 
-def _text(name: str, value: str | None, cap: int = MAX_TEXT) -> None:
-    if value is not None and len(value) > cap:
-        raise ToolError(f"`{name}` is {len(value):,} characters; at most {cap:,} are accepted")
-
-
-def _range(name: str, value: int, low: int, high: int) -> None:
-    if not low <= value <= high:
-        raise ToolError(f"`{name}` must be between {low} and {high:,}, not {value}")
-
-
-def _checked(limit: int, depth: int | None = None, symbols: list[str] | None = None, **texts: str | None) -> None:
-    """The limits every tool shares, checked before any work."""
-    _range("limit", limit, 1, MAX_LIMIT)
-    if depth is not None:
-        _range("depth", depth, 1, answers.MAX_DEPTH)
-    if symbols is not None:
-        checked_names("symbols", symbols)
-    for name, value in texts.items():
-        _text(name, value)
-
-
-def checked_names(name: str, values: list[str]) -> None:
-    """A list argument of names: 1 to MAX_SYMBOLS entries, each up to MAX_TEXT characters."""
-    if not 1 <= len(values) <= MAX_SYMBOLS:
-        raise ToolError(f"`{name}` has {len(values):,} entries; give 1 to {MAX_SYMBOLS}")
-    for value in values:
-        _text(name, value)
-
-
-def checked_texts(**texts: str | None) -> None:
-    """Name-like arguments: each up to MAX_TEXT characters."""
-    for name, value in texts.items():
-        _text(name, value)
-
-
 def build(settings: Settings) -> tuple[MCPServer, Graph]:
     # WARNING: a failed call is the client's answer, not something to log; real faults still reach stderr.
     server = KgServer("kg", instructions=INSTRUCTIONS, version=kg_version(), log_level="WARNING")
@@ -190,30 +159,30 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
     @server.tool(description="Where a name is defined: exact dotted-name matches first, then fuzzy full-text "
                              f"matches.{_LIMITS}")
     def find(text: str, repo: str | None = None, limit: int = 20) -> str:
-        _checked(limit, text=text, repo=repo)
+        checked(limit, text=text, repo=repo)
         return graph.ask(lambda s: compact(answers.find(s, text, repo, limit)))
 
     @server.tool(description="Who calls a symbol, directly (depth 1) or transitively (depth up to "
                              f"{answers.MAX_DEPTH}).{_LIMITS}")
     def callers(symbol: str, depth: int = 1, repo: str | None = None, limit: int = 30) -> str:
-        _checked(limit, depth, symbol=symbol, repo=repo)
+        checked(limit, depth, symbol=symbol, repo=repo)
         return graph.ask(lambda s: compact(answers.callers(s, symbol, repo, depth, 0.0, limit)))
 
     @server.tool(description="What a symbol calls, directly (depth 1) or transitively (depth up to "
                              f"{answers.MAX_DEPTH}).{_LIMITS}")
     def callees(symbol: str, depth: int = 1, repo: str | None = None, limit: int = 30) -> str:
-        _checked(limit, depth, symbol=symbol, repo=repo)
+        checked(limit, depth, symbol=symbol, repo=repo)
         return graph.ask(lambda s: compact(answers.callees(s, symbol, repo, depth, 0.0, limit)))
 
     @server.tool(description="What may break if these symbols, modules or files change: callers, importers, "
                              f"subclasses by depth. Up to {MAX_SYMBOLS} symbols.{_LIMITS}")
     def impact(symbols: list[str], depth: int = 5, repo: str | None = None, limit: int = 40) -> str:
-        _checked(limit, depth, symbols, repo=repo)
+        checked(limit, depth, symbols, repo=repo)
         return graph.ask(lambda s: compact(answers.impact(s, symbols, repo, depth, 0.0, limit)))
 
     @server.tool(description=f"The shortest call paths from one symbol to another.{_LIMITS}")
     def path(source: str, target: str, depth: int = 6, repo: str | None = None, limit: int = 3) -> str:
-        _checked(limit, depth, source=source, target=target, repo=repo)
+        checked(limit, depth, source=source, target=target, repo=repo)
         return graph.ask(lambda s: compact(answers.call_path(s, source, target, repo, depth, limit)))
 
     @server.tool(description=f"The tests (pytest node ids) that exercise these symbols, each saying whether static "
@@ -222,7 +191,7 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
                              f"{MAX_SYMBOLS} symbols.{_LIMITS}")
     def tests_for(symbols: list[str], depth: int = 8, repo: str | None = None, limit: int = 40,
                   evidence: str = "combined") -> str:
-        _checked(limit, depth, symbols, repo=repo)
+        checked(limit, depth, symbols, repo=repo)
         return graph.ask(lambda s: compact(answers.tests_for(s, symbols, repo, depth, limit, evidence)))
 
     @server.tool(description="From `git diff` of an ingested repository: changed symbols, their impact and the "
@@ -232,7 +201,7 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
                              f"`path`, when given, is inside the repository's ingested root.{_LIMITS}")
     def changes(path: str | None = None, since: str | None = None, staged: bool = False, repo: str | None = None,
                 limit: int = 40, evidence: str = "combined") -> str:
-        _checked(limit, path=path, since=since, repo=repo)
+        checked(limit, path=path, since=since, repo=repo)
 
         def answer(s: Store) -> str:
             report = diff_changes(s, Path(path) if path else None, repo, since, staged, limit=limit,
@@ -245,7 +214,7 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
     @server.tool(description="A module's public interface (signatures, first doc line, uses) and its "
                              f"dependencies both ways.{_LIMITS}")
     def module_summary(module: str, repo: str | None = None, limit: int = 30) -> str:
-        _checked(limit, module=module, repo=repo)
+        checked(limit, module=module, repo=repo)
 
         def answer(s: Store) -> str:
             summary = answers.module_summary(s, module, repo, limit)
@@ -263,8 +232,8 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
         f"Limits: query up to {MAX_QUERY:,} characters, params up to {MAX_PARAMS:,} characters and {MAX_NESTING} "
         f"levels deep, `limit` 1–{MAX_LIMIT:,} rows (the query stops there), {UNTRUSTED_TIMEOUT:g} s."))
     def cypher(query: str, params: str = "{}", limit: int = 50) -> str:
-        _checked(limit)
-        _text("query", query, MAX_QUERY)
+        checked(limit)
+        checked_text("query", query, MAX_QUERY)
         values = parse_params(params)
         return graph.ask(lambda s: compact(answers.run_cypher(s, query, values, limit)))
 
@@ -278,7 +247,7 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
 
 def parse_params(params: str | None) -> dict[str, Any]:
     """cypher's `params`: a JSON object within the size and nesting limits, or a ToolError saying which."""
-    _text("params", params, MAX_PARAMS)
+    checked_text("params", params, MAX_PARAMS)
     if (depth := nesting(params or "")) > MAX_NESTING:
         raise ToolError(f"`params` nests {depth:,} levels deep; at most {MAX_NESTING} are accepted")
     try:
