@@ -15,7 +15,7 @@ from kg.errors import InputError, shorten
 from kg.navigate import names, reach, value_uses
 from kg.navigate.catalog import describe
 from kg.navigate.evidence import EVIDENCE, combine
-from kg.navigate.targets import Target, pick_repo, resolve, resolve_all
+from kg.navigate.targets import Target, pick_repo, repo_here, resolve, resolve_all
 
 if TYPE_CHECKING:
     from kg.store import Store  # the driver is imported only where a Store is made (kg.graph)
@@ -314,6 +314,9 @@ def read_as_attributes(store: Store, repo: str, names: set[str]) -> set[str] | N
 
 
 def hotspots(store: Store, repo: str | None = None, limit: int | None = 25) -> Answer:
+    """The symbols with the most fan-in and fan-out: of `repo`, else of the repository the current folder is in,
+    else of every repository."""
+    repo = repo or repo_here(store)
     rows, total = fetch(store, "hotspots", limit, repo=repo)
     return Answer(f"hotspots{f' in {repo}' if repo else ''}", ["symbol", "kind", "path", "line", "fan_in",
                   "callers", "fan_out"] + ([] if repo else ["repo"]), rows, total, limit, "symbols")

@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kg.cli import Context, emit_json, json_option, out, pass_context
-from kg.errors import InputError
+from kg.errors import InputError, shorten
 from kg.navigate import answers
 from kg.navigate.catalog import catalog
 from kg.navigate.changes import changes as diff_changes
@@ -142,6 +142,9 @@ def tests_for(ctx: Context, symbols: tuple[str, ...], depth: int, evidence: str,
         ids = pytest_ids(answer.rows)
         if ids:
             echo("\n".join(ids))
+        else:  # stdout stays empty for `pytest $(kg tests-for …)`; a person still learns why nothing came
+            click.echo(f"no test reaches {shorten(', '.join(symbols))} ({evidence} evidence, depth ≤ {depth}): "
+                       "`kg tests-for` without --pytest says more", err=True)
     else:
         show(answer, as_json)
 

@@ -339,6 +339,8 @@ def test_cli(graph: Store, graph_settings: Settings) -> None:
     assert listed.exit_code == 0 and "tests_for" in listed.output
     tests = kg("tests-for", "bulk_discount", "--repo", "shop", "--pytest")
     assert set(tests.output.split()) == SHOP_TESTS
+    none = kg("tests-for", "app.a.ay", "--repo", "nav", "--pytest")  # `pytest $(…)` gets nothing; a person, why
+    assert none.exit_code == 0 and none.stdout == "" and none.stderr.startswith("no test reaches 'app.a.ay'")
     for args in (["impact", "shop/pricing.py", "--repo", "shop"], ["path", "test_bulk_discount", "Order.total_cents"],
                  ["cycles", "--repo", "nav"], ["dead-code", "--repo", "nav", "--maybe"], ["hotspots"],
                  ["find", "checkout"], ["query", "hotspots", "--param", "repo=shop"]):

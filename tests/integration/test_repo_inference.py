@@ -68,3 +68,14 @@ def test_an_explicit_repo_wins_over_the_current_folder(two_shops: Path, graph_se
     monkeypatch.chdir(two_shops / "shop-b")
     code, output = kg(graph_settings, "dead-code", "--repo", "shop-a", "--json")
     assert code == 0 and json.loads(output)["title"] == "dead code in shop-a"
+
+
+def test_hotspots_inside_a_repository_rank_only_its_symbols(two_shops: Path, graph_settings: Settings,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hotspots rank across every repository only where the current folder is in none of them."""
+    monkeypatch.chdir(two_shops / "shop-b" / "shop")
+    code, output = kg(graph_settings, "hotspots", "--json")
+    assert code == 0 and json.loads(output)["title"] == "hotspots in shop-b", output[:300]
+    monkeypatch.chdir(two_shops)
+    code, output = kg(graph_settings, "hotspots", "--json")
+    assert code == 0 and {row["repo"] for row in json.loads(output)["rows"]} == {"shop-a", "shop-b"}
