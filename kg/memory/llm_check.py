@@ -13,8 +13,6 @@ import json
 import os
 import re
 
-import openai
-
 from kg.errors import ConfigError
 
 PROMPT = ("Two design decisions about the same code. Answer with JSON only: "
@@ -24,8 +22,11 @@ PROMPT = ("Two design decisions about the same code. Answer with JSON only: "
 
 class LLMCheck:
     def __init__(self, base_url: str | None, model: str, api_key: str, timeout: float = 30.0) -> None:
+        import openai  # here: every command that may write a decision would pay its import (~0.9 s) otherwise
+
         self.model = model
         self._client = openai.OpenAI(base_url=base_url, api_key=api_key, timeout=timeout, max_retries=1)
+        self._failures = (openai.OpenAIError, IndexError, AttributeError)
 
     @classmethod
     def from_environment(cls) -> LLMCheck:
@@ -44,7 +45,7 @@ class LLMCheck:
                 model=self.model, temperature=0,
                 messages=[{"role": "user", "content": PROMPT.replace("{new}", new).replace("{old}", old)}])
             content = reply.choices[0].message.content or ""
-        except (openai.OpenAIError, IndexError, AttributeError):
+        except self._failures:
             return None
         match = re.search(r"\{.*\}", content, re.DOTALL)
         try:
