@@ -52,8 +52,9 @@ class AmbiguousName(InputError):
         self.candidates = candidates
         shown = "\n".join(f"  {c.repo}:{c.label()}" for c in candidates[:_MAX_CANDIDATES])
         more = f"\n  … and {len(candidates) - _MAX_CANDIDATES} more" if len(candidates) > _MAX_CANDIDATES else ""
+        where = f"path:line or {REPO_HINT}" if len({c.repo for c in candidates}) > 1 else "or path:line"
         super().__init__(f"{shorten(text)} is ambiguous ({len(candidates)} candidates): give a longer dotted name, "
-                         f"path:line or {REPO_HINT}\n{shown}{more}")
+                         f"{where}\n{shown}{more}")
 
 
 def resolve(store: Store, text: str, repo: str | None = None) -> Target:

@@ -330,6 +330,7 @@ def test_cli(graph: Store, graph_settings: Settings) -> None:
     ambiguous = kg("callers", "save")
     assert ambiguous.exit_code == 1
     assert ambiguous.output.splitlines()[0].startswith("error: 'save' is ambiguous (2 candidates)")
+    assert "--repo" not in ambiguous.output.splitlines()[0]  # both are in shop: --repo would not help
     assert "shop.storage.JsonOrderStore.save" in ambiguous.output
     unknown = kg("impact", "nope", "--repo", "shop")
     assert unknown.exit_code == 1 and len(unknown.output.strip().splitlines()) == 1
