@@ -31,6 +31,7 @@ from kg.errors import AuthFailed, GraphFailed, GraphUnavailable, InputError, Que
 from kg.settings import Settings
 
 RETRY_SECONDS = 30.0  # as long as the driver retries a read on Neo4j's transient errors
+READ_TIMEOUT = 120.0  # seconds without a byte from the server before a read gives up
 TYPED_JSON = "application/vnd.neo4j.query"
 MAX_INT = 2**63 - 1
 
@@ -102,9 +103,12 @@ class QueryApiReader:
                 refused_once = True
                 self._on_refused()
                 continue
-            except (OSError, ValueError, IndexError) as e:  # reset, timed out, or not an HTTP answer
-                raise GraphUnavailable(f"lost Neo4j at {self._url} ({type(e).__name__}: {e}): check "
-                                       "`kg server status`, then run the command again") from e
+            except TimeoutError as e:
+                raise GraphUnavailable(f"no answer from {self._url} in {READ_TIMEOUT:.0f} s: check that `kg server "
+                                       "status` names this port, then run the command again") from e
+            except (OSError, ValueError, IndexError) as e:  # reset, or not an HTTP answer
+                raise GraphUnavailable(f"lost Neo4j at {self._url} (the connection broke or the answer was not "
+                                       "Neo4j's): check `kg server status`, then run the command again") from e
             errors = answer.get("errors") or []
             if status == 401 or any(e.get("code") == "Neo.ClientError.Security.Unauthorized" for e in errors):
                 raise AuthFailed(f"Neo4j at {self.settings.uri} refused user {self.settings.user!r}: check "
@@ -121,7 +125,9 @@ class QueryApiReader:
 
     def _send(self, body: bytes) -> tuple[int, dict[str, Any]]:
         request = f"{self._head}Content-Length: {len(body)}\r\n\r\n".encode() + body
-        with socket.create_connection(("127.0.0.1", self.settings.http_port)) as connection:
+        # A timeout: something other than Neo4j listening on the port must not hang the command (a query kg asks
+        # for answers in seconds; the slowest, tests-for on django's hubs, in under a minute).
+        with socket.create_connection(("127.0.0.1", self.settings.http_port), timeout=READ_TIMEOUT) as connection:
             connection.sendall(request)
             chunks = []
             while chunk := connection.recv(1 << 16):

@@ -46,6 +46,9 @@ _SOURCES: dict[str, tuple[str, tuple[str, str], Any]] = {
 # What a repository may not choose: where kg writes and which server is sent the user's password.
 USER_ONLY = {"uri": "--uri or NEO4J_URI", "user": "NEO4J_USER", "data_dir": "--data-dir or KG_DATA_DIR",
              "bolt_port": "KG_BOLT_PORT", "http_port": "KG_HTTP_PORT"}
+# Neo4j's own rule for database names (ASCII letter first, then letters, digits, dots and dashes, 3–63 characters):
+# the name also goes into the path of the HTTP Query API request, where a `\r\n` would add headers.
+DATABASE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9.-]{2,62}")
 MEMORY_SIZE = re.compile(r"[1-9][0-9]{0,12}[kKmMgG]?")  # what Neo4j and -Xmx both read: 512m, 2g, 1048576
 RUNNING = "running server"  # the origin of ports taken from the server already running on the data folder
 
@@ -120,6 +123,9 @@ def load(overrides: dict[str, Any] | None = None, cwd: Path | None = None) -> Se
     values["min_free_mb"] = _count(values["min_free_mb"], "min_free_mb", origin["min_free_mb"])
     for size in ("heap", "pagecache"):
         values[size] = _memory_size(values[size], size, origin[size])
+    if not isinstance(values["database"], str) or not DATABASE_NAME.fullmatch(values["database"]):
+        raise ConfigError(f"database {str(values['database'])[:40]!r} from {origin['database']} is no Neo4j database "
+                          "name (a letter, then 2–62 letters, digits, dots or dashes): fix it")
     data_dir = _data_dir(values["data_dir"], cwd or Path.cwd())
     uri_configured = values["uri"] is not None
     if not uri_configured and (server := state.running(data_dir)):

@@ -121,6 +121,23 @@ def test_nothing_listening_is_one_line_or_starts_the_server(graph_settings: Sett
     assert started == [True]
 
 
+def test_a_listener_that_never_answers_is_one_line_not_a_hang(graph_settings: Settings,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Something other than Neo4j on the HTTP port (a real socket that accepts and stays silent): the read gives up
+    after READ_TIMEOUT (shortened here) with kg's one line, instead of waiting forever."""
+    import socket
+
+    from kg import query_api
+
+    monkeypatch.setattr(query_api, "READ_TIMEOUT", 1.0)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        quiet = dataclasses.replace(graph_settings, http_port=silent.getsockname()[1])
+        with pytest.raises(GraphUnavailable, match=r"no answer from .* in 1 s"), QueryApiReader(quiet) as r:
+            r.read("repos")
+
+
 def test_a_cli_answer_never_imports_the_driver(shop: Store, graph_settings: Settings) -> None:
     """`kg callers` on kg's local server answers over HTTP: the neo4j driver is never imported (its import alone
     costs more CPU than the whole answer)."""

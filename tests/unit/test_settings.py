@@ -136,11 +136,19 @@ def test_password_in_project_file_is_refused(tmp_path: Path) -> None:
     ("neo4j: [unclosed", "is not valid YAML"),
     ("- a\n- b\n", "must map sections"),
     ("server:\n  min_free_mb: lots\n", "give a whole number"),
+    # the name goes into the HTTP request's path: a `\r\n` would add headers (or a second request)
+    ('neo4j:\n  database: "neo4j/query/v2 HTTP/1.1\\r\\nX-Evil: 1"\n', "is no Neo4j database name"),
+    ("neo4j:\n  database: 7\n", "is no Neo4j database name"),
 ])
 def test_bad_project_file_is_one_clear_error(tmp_path: Path, text: str, message: str) -> None:
     write_project_file(tmp_path, text)
     with pytest.raises(ConfigError, match=message):
         settings.load(cwd=tmp_path)
+
+
+def test_database_names_neo4j_accepts_pass(tmp_path: Path) -> None:
+    write_project_file(tmp_path, "neo4j:\n  database: shop-2.archive\n")
+    assert settings.load(cwd=tmp_path).database == "shop-2.archive"
 
 
 def test_local_password_is_generated_once_and_private(tmp_path: Path) -> None:
