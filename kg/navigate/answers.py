@@ -16,6 +16,7 @@ from kg.navigate import names, reach, value_uses
 from kg.navigate.catalog import describe
 from kg.navigate.evidence import EVIDENCE, combine
 from kg.navigate.targets import Target, pick_repo, repo_here, resolve, resolve_all
+from kg.source_files import read_source
 
 if TYPE_CHECKING:
     from kg.store import Store  # the driver is imported only where a Store is made (kg.graph)
@@ -303,9 +304,8 @@ def read_as_attributes(store: Store, repo: str, names: set[str]) -> set[str] | N
     for row in store.read("ingest/file_hashes", repo=repo):
         if row["kind"] != "code" or not pending:
             continue
-        try:
-            text = (root / row["path"]).read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        text = read_source(root, row["path"])
+        if text is None:
             continue
         for name in [n for n in pending if "." + n in text]:
             if re.search(rf"\.{re.escape(name)}\b(?!\s*\()", text):

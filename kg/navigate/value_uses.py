@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from kg.source_files import read_source
+
 # A method is named bare only inside its class body; there it counts only as the argument of these.
 _WRAPPERS = frozenset({"staticmethod", "classmethod", "property", "cached_property"})
 _SKIP = frozenset({tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT})
@@ -91,9 +93,8 @@ def used_in_files(root: Path, candidates: dict[str, list[Candidate]]) -> set[tup
     for path, in_file in candidates.items():
         if not path.endswith(".py"):
             continue
-        try:
-            text = (root / path).read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        text = read_source(root, path)
+        if text is None:
             continue
         found |= {(path, c) for c in used_by_name(text, in_file)}
     return found

@@ -19,10 +19,10 @@ from pathlib import Path
 
 from kg.retrieve.rank import Evidence, SignalRanking, _ranked, is_test
 from kg.retrieve.text import TaskText, code_tokens
+from kg.source_files import read_source
 from kg.store import Store
 
 K1, B = 1.2, 0.75  # BM25's usual constants, not tuned
-MAX_FILE_BYTES = 2_000_000  # a generated or vendored giant is not read
 
 
 @dataclass
@@ -76,13 +76,10 @@ class BodyIndex:
         self.postings = dict(postings)
 
     def _read(self, path: str, spans: list[dict]) -> list[_Doc]:
-        try:
-            source = self.root / path
-            if source.stat().st_size > MAX_FILE_BYTES:
-                return []
-            lines = source.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
+        text = read_source(self.root, path)
+        if text is None:  # not a plain file of the project any more, or larger than anything ingest parses
             return []
+        lines = text.splitlines()
         per_line = [code_tokens(line) for line in lines]
         docs = []
         for s in spans:

@@ -1,0 +1,31 @@
+"""Reading a repository's source files again at query time (dead code's value uses, the bodies signal).
+
+Ingest refuses links, special files and huge files; a query reads the files as they are now, after any `git pull`,
+so it must refuse them too: a FIFO would hang the command, a link to `/dev/zero` fill memory, a link to
+`/etc/passwd` read what is not the project's.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+MAX_SOURCE_BYTES = 2_000_000  # ingest's default limit for a code file (kg.ingest.walk): nothing larger was parsed
+
+
+def read_source(root: Path, path: str) -> str | None:
+    """The text of `root/path` when it is a regular file inside `root`, reached through no link, of at most
+    MAX_SOURCE_BYTES; else None (the caller treats it as a file it cannot read)."""
+    full = root / path
+    try:
+        if os.path.realpath(full) != os.path.join(os.path.realpath(root), os.path.normpath(path)):
+            return None  # a link somewhere below the root (or `..` in the path)
+        fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)  # no link made meanwhile; a FIFO won't block
+    except (OSError, ValueError):
+        return None
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SOURCE_BYTES:
+            return None
+        return f.read(MAX_SOURCE_BYTES + 1)[:MAX_SOURCE_BYTES].decode("utf-8", errors="replace")
