@@ -8,7 +8,8 @@
     llm_check: false              also ask the OpenAI-compatible LLM of KG_LLM_BASE_URL/KG_LLM_MODEL (never required)
 
 The file comes with the repository, and an agent's decisions must not confirm themselves because a repository says
-so: the file may raise confirm_threshold, never lower it below the default (a lower value is ignored with a note).
+so: the file may raise confirm_threshold, never lower it below the default, and may lower the similarities that flag
+duplicates and contradictions, never raise them (a looser value is ignored with a note).
 The person at the keyboard sets any value with KG_CONFIRM_THRESHOLD, which wins over the file.
 """
 
@@ -37,13 +38,16 @@ class MemoryConfig:
 
 
 CONFIRM_FLOOR = MemoryConfig.confirm_threshold  # the lowest confirm_threshold a repository's file may set
+# What a repository's file may only make stricter: confirm_threshold up (+1); the similarities above which a new
+# decision is flagged as a duplicate or a contradiction down (-1: at 1.0 nothing would ever be flagged).
+_STRICTER = {"confirm_threshold": 1, "duplicate_similarity": -1, "contradiction_similarity": -1}
 
 
 def load(project: Path) -> MemoryConfig:
     """The project's memory settings; defaults when the file is missing, a one-line ConfigError when it is wrong."""
     path = Path(project) / MEMORY_FILE
     if not path.is_file():
-        return _confirm_threshold({}, path)
+        return _guarded({}, path)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as e:
@@ -68,11 +72,12 @@ def load(project: Path) -> MemoryConfig:
         else:
             expected = {float: "a number from 0 to 1", int: "a whole number ≥ 1", bool: "true or false"}[kind]
             raise ConfigError(f"{path}: {name} must be {expected}, not {value!r}")
-    return _confirm_threshold(values, path)
+    return _guarded(values, path)
 
 
-def _confirm_threshold(values: dict, path: Path) -> MemoryConfig:
-    """The threshold the user set (KG_CONFIRM_THRESHOLD), else the file's when it is not below the floor."""
+def _guarded(values: dict, path: Path) -> MemoryConfig:
+    """The file's values where they only make memory stricter; the threshold the user set (KG_CONFIRM_THRESHOLD)
+    wins over the file's."""
     user = os.environ.get(USER_THRESHOLD)
     if user:
         try:
@@ -81,10 +86,16 @@ def _confirm_threshold(values: dict, path: Path) -> MemoryConfig:
             threshold = -1.0
         if not 0 <= threshold <= 1:
             raise ConfigError(f"{USER_THRESHOLD} must be a number from 0 to 1, not {user[:40]!r}")
-        return MemoryConfig(**{**values, "confirm_threshold": threshold})
-    wanted = values.get("confirm_threshold", CONFIRM_FLOOR)
-    if wanted >= CONFIRM_FLOOR:
+        values = {**values, "confirm_threshold": threshold}
+    ignored = []
+    for name, direction in _STRICTER.items():
+        if name == "confirm_threshold" and user:
+            continue
+        default = getattr(MemoryConfig, name)
+        if name in values and (values[name] - default) * direction < 0:
+            ignored.append(f"{name} {values[name]:g}")
+            values[name] = default
+    if not ignored:
         return MemoryConfig(**values)
-    values["confirm_threshold"] = CONFIRM_FLOOR
-    return MemoryConfig(**values, note=f"{path} sets confirm_threshold {wanted:g}, ignored: a repository may not "
-                                       f"lower it below {CONFIRM_FLOOR:g} (set your own with {USER_THRESHOLD})")
+    return MemoryConfig(**values, note=f"{path} sets {', '.join(ignored)}, ignored: a repository may make memory "
+                                       f"stricter, not looser (set your own confirm_threshold with {USER_THRESHOLD})")

@@ -36,6 +36,16 @@ def test_a_repository_cannot_lower_the_confirm_threshold(tmp_path: Path, monkeyp
     assert config.note and "ignored" in config.note and USER_THRESHOLD in config.note and "\n" not in config.note
 
 
+@pytest.mark.parametrize("loosened", ["contradiction_similarity: 1.0", "duplicate_similarity: 0.99"])
+def test_a_repository_cannot_switch_off_duplicate_or_contradiction_checks(tmp_path: Path, loosened: str) -> None:
+    """At similarity 1.0 no decision is ever flagged: a repository may flag more (lower), never less (higher)."""
+    config = load(write(tmp_path, f"{loosened}\n"))
+    assert (config.contradiction_similarity, config.duplicate_similarity) == (0.6, 0.7)
+    assert config.note and loosened.split(":")[0] in config.note and "ignored" in config.note
+    stricter = load(write(tmp_path, "contradiction_similarity: 0.4\nduplicate_similarity: 0.5\n"))
+    assert (stricter.contradiction_similarity, stricter.duplicate_similarity, stricter.note) == (0.4, 0.5, None)
+
+
 def test_the_user_sets_any_threshold_with_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(USER_THRESHOLD, "0.3")
     assert load(tmp_path).confirm_threshold == 0.3
