@@ -35,6 +35,7 @@ JVM_FLAGS = (
     "-XX:+UseG1GC",
 )
 START_TIMEOUT_S = 180.0
+PORT_WAIT_S = 10.0  # how long a start waits for a port the last server may still be letting go of
 STOP_TIMEOUT_S = 60.0
 START_MIN_FREE_MB = 64  # a start writes a little (recovery, a checkpoint, logs) even before anything is ingested
 DEFAULT_DATABASE = "neo4j"  # the one user database of Neo4j Community, created by the launcher's first start
@@ -165,7 +166,7 @@ def start(settings: Settings, timeout: float = START_TIMEOUT_S,
 def _launch(settings: Settings, began: float, timeout: float,
             on_build: Callable[[str], None] | None) -> ServerStatus:
     for port, name, env in ((settings.bolt_port, "Bolt", "KG_BOLT_PORT"), (settings.http_port, "HTTP", "KG_HTTP_PORT")):
-        if not _port_free(port):
+        if not _port_freed(port, time.monotonic() + PORT_WAIT_S):
             holder = state.holder_of(port)
             if holder:
                 raise PortInUse(f"port {port} ({name}) is used by kg's server for {holder['data_dir']} "
@@ -323,6 +324,17 @@ def _read(path: Path) -> str | None:
         return path.read_text(encoding="utf-8").strip()
     except OSError:
         return None
+
+
+def _port_freed(port: int, deadline: float) -> bool:
+    """Whether `port` is free, or becomes free before `deadline`: a server that just stopped or was halted (after a
+    database panic) may hold its ports for a moment after its pid is gone (seen in CI: a restart right after a halt
+    found the Bolt port busy)."""
+    while not _port_free(port):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.25)
+    return True
 
 
 def _port_free(port: int) -> bool:

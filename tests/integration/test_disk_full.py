@@ -93,6 +93,7 @@ def settled_status(env: dict[str, str], cwd: Path) -> tuple[subprocess.Completed
 
 
 def restart_after_freeing(mount: Path, env: dict[str, str], cwd: Path) -> dict:
+    settled_status(env, cwd)  # a panic's halt comes half a second after the client's error
     (mount / "ballast").unlink()
     restarted = kg("server", "restart", "--json", env=env, cwd=cwd)
     assert restarted.returncode == 0, restarted.stderr
