@@ -31,6 +31,7 @@ from pathlib import Path
 
 from kg.ingest.facts import ParsedFile
 
+from kg import queries
 from kg.errors import ServerError
 from kg.server.build import cache_root
 from kg.server.state import make_private_dir
@@ -39,20 +40,25 @@ from kg.server.state import make_private_dir
 PARSING_DISTRIBUTIONS = ("tree-sitter", "tree-sitter-python", "tree-sitter-javascript", "tree-sitter-typescript",
                          "tree-sitter-go")
 _INGEST_CODE = Path(__file__).resolve().parent
+_INGEST_WRITES = Path(queries.__file__).resolve().parent / "ingest"  # queries/ingest/*.cypher
 
 
 @functools.cache
 def parser_fingerprint() -> str:
-    """16 hex digits that change whenever the code shaping a parse may have: the text of every module of kg.ingest
-    (front ends, facts, the walk's hashing; hashing the whole package costs ~10 ms once a process and needs no
-    list to keep in step with the imports) and the installed version of each parsing distribution."""
-    return fingerprint(_INGEST_CODE, {name: _installed(name) for name in PARSING_DISTRIBUTIONS})
+    """16 hex digits that change whenever the code shaping a parse, or what the graph keeps of it, may have: the
+    text of every module of kg.ingest (front ends, facts, the walk's hashing; hashing the whole package costs ~10 ms
+    once a process and needs no list to keep in step with the imports), the ingest's write queries (a fix to
+    `depends_on_put.cypher` alone must reach graphs written before it) and the installed version of each parsing
+    distribution."""
+    return fingerprint(_INGEST_CODE, {name: _installed(name) for name in PARSING_DISTRIBUTIONS}, _INGEST_WRITES)
 
 
-def fingerprint(code: Path, versions: dict[str, str]) -> str:
+def fingerprint(code: Path, versions: dict[str, str], writes: Path | None = None) -> str:
     digest = hashlib.sha256()
     for path in sorted(code.rglob("*.py")):
         digest.update(path.relative_to(code).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in sorted(writes.rglob("*.cypher")) if writes else ():
+        digest.update(b"writes/" + path.relative_to(writes).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     for name, version in sorted(versions.items()):
         digest.update(f"{name}=={version}\0".encode())
     return digest.hexdigest()[:16]

@@ -128,14 +128,20 @@ def test_the_fingerprint_moves_with_the_parsing_code_and_the_grammar_versions(tm
     """Issue 15.5: a grammar or kg upgrade without a hand-bumped number must not serve stale parses."""
     code = tmp_path / "ingest"
     shutil.copytree(Path(cache.__file__).parent, code, ignore=shutil.ignore_patterns("__pycache__"))
+    writes = tmp_path / "writes"
+    shutil.copytree(cache._INGEST_WRITES, writes)
     versions = {name: cache._installed(name) for name in cache.PARSING_DISTRIBUTIONS}
-    assert cache.fingerprint(code, versions) == cache.parser_fingerprint()  # the same inputs as a real run
+    assert cache.fingerprint(code, versions, writes) == cache.parser_fingerprint()  # the same inputs as a real run
     front_end = next(code.rglob("languages/**/*.py"))
     front_end.write_text(front_end.read_text() + "\n# a changed line\n")
-    edited = cache.fingerprint(code, versions)
+    edited = cache.fingerprint(code, versions, writes)
     assert edited != cache.parser_fingerprint()
-    upgraded = cache.fingerprint(code, {**versions, "tree-sitter-python": "99.0.0"})
+    upgraded = cache.fingerprint(code, {**versions, "tree-sitter-python": "99.0.0"}, writes)
     assert upgraded not in (edited, cache.parser_fingerprint())
+    # a fix to a write query alone (what DEPENDS_ON keeps of a file's imports) must reach graphs written before it
+    query = writes / "depends_on_put.cypher"
+    query.write_text(query.read_text() + "\n// a changed line\n")
+    assert cache.fingerprint(code, {**versions, "tree-sitter-python": "99.0.0"}, writes) != upgraded
 
 
 def test_a_cache_made_by_other_parsing_code_is_deleted_and_never_read(tmp_path: Path) -> None:
