@@ -57,7 +57,9 @@ def walk(store: Store, repo: str, starts: list[dict[str, Any]], direction: Direc
         while waiting and waiting[0].get("depth", 0) < step:
             frontier.append(waiting.pop(0)["id"])
         if not frontier:
-            break
+            if not waiting:
+                break
+            continue  # the next starts begin further out
         best: dict[str, Reached] = {}
         for row in store.read("reach/step", repo=repo, frontier=frontier, direction=direction, types=list(types),
                               min_confidence=min_confidence, evidence=evidence):

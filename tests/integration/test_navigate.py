@@ -193,6 +193,58 @@ def test_a_node_reached_by_two_equally_short_chains_keeps_the_stronger(graph: St
         GraphWriter(graph, "chains").forget_repo()
 
 
+OVERRIDES = {
+    "shapes.py": """
+import pickle
+
+
+class Base:
+    def step(self):
+        return 0
+
+
+class Child(Base):
+    def step(self):
+        return helper()
+
+
+def helper():
+    return 1
+
+
+def use(b: Base, data: bytes):
+    return b.step()
+
+
+def load(data: bytes):
+    return use(pickle.loads(data), data)
+""",
+    "tests/test_shapes.py": """
+from shapes import load
+
+
+def test_load():
+    assert load(b"") == 1
+""",
+}
+
+
+def test_tests_for_goes_through_an_override_reached_steps_away(graph: Store, tmp_path: Path) -> None:
+    """`helper` runs in `Child.step`, which overrides `Base.step`; only `Base.step` is called (`use`, through `load`
+    from `test_load`). The walk from the base method starts one step out, where `Child.step` was reached."""
+    for name, text in OVERRIDES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    Ingestor(graph, tmp_path, repo="overrides").run()
+    try:
+        rows = answers.tests_for(graph, ["shapes.helper"], "overrides", evidence="static").rows
+        assert [(r["test"], r["distance"]) for r in rows] == [("tests/test_shapes.py::test_load", 4)]
+    finally:
+        from kg.ingest.writer import GraphWriter
+
+        GraphWriter(graph, "overrides").forget_repo()
+
+
 def test_limit_cuts_and_says_what_it_cut(graph: Store) -> None:
     cut = answers.callees(graph, "Cart.checkout", "shop", depth=2, limit=2)
     assert len(cut.rows) == 2 and cut.total > 2 and cut.truncated
