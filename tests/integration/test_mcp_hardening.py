@@ -239,3 +239,33 @@ def test_argument_errors_are_capped_at_a_few_problems() -> None:
     except ValidationError as e:
         text = argument_error("many", e)
     assert text.count("`a") == MAX_ARGUMENT_PROBLEMS and "(and 4 more)" in text and "zzz" not in text
+
+
+def test_unknown_prompts_and_resources_are_short_errors_logged_in_one_line(
+        store: Store, graph_settings: Settings) -> None:
+    """The library answers an unknown prompt or resource by quoting it whole and logging a rich traceback of it on
+    the event loop: a 100,000-character name held every other call for minutes. kg answers like an unknown tool."""
+    Ingestor(store, TINYSHOP, repo="shop").run()
+    answers: list[str] = []
+    server = StdioServerParameters(command=sys.executable, args=["-m", "kg", "mcp"], env=env(graph_settings))
+    with tempfile.TemporaryFile("w+") as errlog:
+        async def session() -> None:
+            async with stdio_client(server, errlog=errlog) as (read, write), ClientSession(read, write) as client:
+                await client.initialize()
+                for ask in (lambda: client.get_prompt("A" * 100_000 + "\x1b[2J"),
+                            lambda: client.read_resource("file:///" + "B" * 100_000)):
+                    try:
+                        await ask()
+                        answers.append("answered")
+                    except Exception as e:  # the client raises the server's JSON-RPC error
+                        answers.append(str(e))
+                answers.append(text_of(await client.call_tool("find", {"text": "checkout", "repo": "shop"})))
+
+        anyio.run(session)
+        errlog.seek(0)
+        stderr = errlog.read()
+    prompt, resource, found = answers
+    assert "unknown prompt" in prompt and len(prompt) < 300, prompt[:400]
+    assert "unknown resource" in resource and len(resource) < 300, resource[:400]
+    assert "checkout" in found
+    assert len(stderr) < 2_000 and "\x1b" not in stderr and "Traceback" not in stderr, stderr[:500]
