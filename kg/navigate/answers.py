@@ -78,7 +78,7 @@ def _cut(rows: list[dict[str, Any]], limit: int | None) -> list[dict[str, Any]]:
 
 def _edges(evidence: str) -> str:
     if evidence not in EDGE_EVIDENCE:
-        raise InputError(f"evidence must be one of {', '.join(EDGE_EVIDENCE)}, not {evidence!r}")
+        raise InputError(f"evidence must be one of {', '.join(EDGE_EVIDENCE)}, not {shorten(evidence, 40)}")
     return evidence
 
 
@@ -174,7 +174,7 @@ def tests_for_targets(store: Store, targets: list[Target], depth: int = 8, limit
                       evidence: str = "combined") -> Answer:
     """Tests that reach the targets by static analysis, that ran them when observed, or both (see evidence.py)."""
     if evidence not in EVIDENCE:
-        raise InputError(f"evidence must be one of {', '.join(EVIDENCE)}, not {evidence!r}")
+        raise InputError(f"evidence must be one of {', '.join(EVIDENCE)}, not {shorten(evidence, 40)}")
     if not targets:
         return Answer("tests for nothing", [], [], 0, limit, "tests")
     repo, qnames = targets[0].repo, [t.qname for t in targets]

@@ -223,7 +223,7 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
                              f"{MAX_SYMBOLS} symbols.{_LIMITS}")
     def tests_for(symbols: list[str], depth: int = 8, repo: str | None = None, limit: int = 40,
                   evidence: str = "combined") -> str:
-        checked(limit, depth, symbols, repo=repo)
+        checked(limit, depth, symbols, repo=repo, evidence=evidence)
         return graph.ask(lambda s: compact(answers.tests_for(s, symbols, repo, depth, limit, evidence)))
 
     @server.tool(description="From `git diff` of an ingested repository: changed symbols, their impact and the "
@@ -233,7 +233,7 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
                              f"`path`, when given, is inside the repository's ingested root.{_LIMITS}")
     def changes(path: str | None = None, since: str | None = None, staged: bool = False, repo: str | None = None,
                 limit: int = 40, evidence: str = "combined") -> str:
-        checked(limit, path=path, since=since, repo=repo)
+        checked(limit, path=path, since=since, repo=repo, evidence=evidence)
 
         def answer(s: Store) -> str:
             report = diff_changes(s, Path(path) if path else None, repo, since, staged, limit=limit,

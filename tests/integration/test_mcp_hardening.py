@@ -144,6 +144,8 @@ def test_limits_are_enforced_short_and_stated(store: Store, graph_settings: Sett
         ("cypher", {"query": "RETURN $x AS x", "params": '{"x": 123456789012345678901234567890}'}),
         ("cypher", {"query": "UNWIND range(1, 3000000) AS x RETURN x", "limit": 5}),
         ("find", {"text": "check\U0001f600out"}),  # a surrogate pair on the wire: valid text
+        ("tests_for", {"symbols": ["Cart.checkout"], "evidence": "e" * 900}),  # under the name limit
+        ("changes", {"evidence": "e" * 5_000}),
     ]
     results, info, stderr = run_session(graph_settings, calls)
     texts = [text_of(r) for r in results]
@@ -156,7 +158,9 @@ def test_limits_are_enforced_short_and_stated(store: Store, graph_settings: Sett
     assert f"at most {MAX_QUERY:,}" in texts[10] and "64 bits" in texts[11]
     assert not results[12].is_error and texts[12].startswith("cypher: showing 5 of at least 6 rows")
     assert not results[13].is_error
-    assert all(len(t) < 400 for t in texts[:12])
+    assert results[14].is_error and "evidence must be one of" in texts[14] and "e" * 50 not in texts[14]
+    assert results[15].is_error and "`evidence` is 5,000 characters" in texts[15]
+    assert all(len(t) < 400 for t in texts[:12] + texts[14:])
     assert info == {"name": "kg", "version": kg_version()} and info["version"] not in ("", "unknown")
     assert stderr.strip() == "", stderr[:500]
 
