@@ -334,6 +334,8 @@ def find(store: Store, text: str, repo: str | None = None, limit: int | None = 2
         if (r["repo"], r["qname"]) not in seen:
             seen.add((r["repo"], r["qname"]))
             rows.append(r)
+    if repo and not rows:
+        pick_repo(store, repo)  # an unknown repository is an error, not "none"
     return Answer(f"definitions of {shorten(text)}", ["match", "score", "qname", "kind", "path", "line", "signature"]
                   + ([] if repo else ["repo"]), _cut(rows, limit), len(rows), limit, "matches")
 

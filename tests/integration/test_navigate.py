@@ -356,6 +356,14 @@ def test_symbol_resolution(graph: Store) -> None:
         answers.callers(graph, "shop.cart", "shop")
     with pytest.raises(InputError, match="depth must be between 1 and 10"):
         answers.callers(graph, "Cart.checkout", "shop", depth=11)
+    lines = len((TINYSHOP / "shop" / "cart.py").read_text().splitlines())
+    assert resolve(graph, f"shop/cart.py:{lines}", "shop").path == "shop/cart.py"
+    with pytest.raises(InputError, match=f"has {lines} lines in the graph, so line {lines + 1} is past its end"):
+        resolve(graph, f"shop/cart.py:{lines + 1}", "shop")  # was the module: "shop.cart is a module"
+    with pytest.raises(InputError, match="lines count from 1"):
+        resolve(graph, "shop/cart.py:0", "shop")
+    with pytest.raises(InputError, match="no repository named 'nowhere'"):
+        answers.find(graph, "checkout", "nowhere")  # was "none", as if the repository had no such name
 
 
 def test_queries_run_read_only(graph: Store) -> None:
