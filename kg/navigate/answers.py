@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kg.errors import InputError, shorten
+from kg.navigate import cycles as import_cycles
 from kg.navigate import names, reach, value_uses
 from kg.navigate.catalog import describe
 from kg.navigate.evidence import EVIDENCE, combine
@@ -213,7 +214,8 @@ def cycles(store: Store, repo: str | None = None, max_length: int = 4, limit: in
     name = pick_repo(store, repo)
     if not 2 <= max_length <= 8:
         raise InputError(f"max length must be between 2 and 8, not {max_length}")
-    rows, total = fetch(store, "import_cycles", limit, repo=name, max_length=max_length)
+    found = import_cycles.shortest_cycles(import_cycles.import_graph(store, name), max_length)
+    rows, total = _cut(found, limit), len(found)
     return Answer(f"import cycles in {name} (≤ {max_length} modules)", ["length", "modules", "lines"], rows, total,
                   limit, "cycles", ["lines: where each module imports the next; `kg review` adds the edges to cut"])
 
