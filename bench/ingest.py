@@ -31,6 +31,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -840,8 +841,9 @@ def kg_pair_run(tree: Path, repo: str, work: Path, timeout: float) -> dict[str, 
 
 
 def run_pairs(name: str, version: str, source: Path, pairs: int, work: Path, timeout: float,
-              extra_args: list[str], repo: str) -> list[dict[str, Any]]:
-    """`pairs` interleaved runs, kg then GitNexus, each on its own fresh copy of the corpus."""
+              extra_args: list[str], repo: str, done: Callable[[list[dict[str, Any]]], None]) -> list[dict[str, Any]]:
+    """`pairs` interleaved runs, kg then GitNexus, each on its own fresh copy of the corpus; `done` gets the pairs
+    so far after each one (a run cut short keeps what it measured)."""
     kg_tree = work / "kg" / f"{name}-{version}"
     shutil.copytree(source, kg_tree, ignore=shutil.ignore_patterns(".complete"))
     out = []
@@ -856,6 +858,7 @@ def run_pairs(name: str, version: str, source: Path, pairs: int, work: Path, tim
         log(f"{name} pair {i + 1}/{pairs}: GitNexus {gn['wall_s']:.1f} s (exit {gn['returncode']})")
         shutil.rmtree(gn_work, ignore_errors=True)
         out.append({"kg": kg, "gitnexus": gn})
+        done(out)
     return out
 
 
@@ -998,11 +1001,13 @@ def main(argv: list[str] | None = None) -> int:
         try:
             for name in names:
                 results["corpora_versions"][name] = CORPORA[name]
-                results["pairs"][name] = run_pairs(name, CORPORA[name], sdist(name, CORPORA[name]), args.pairs,
-                                                   work / name, args.timeout, args.gitnexus_arg,
-                                                   args.repo_prefix + name)
-                if args.save:
-                    args.save.write_text(json.dumps(results, indent=1))
+                def save(pairs: list[dict[str, Any]], name: str = name) -> None:
+                    results["pairs"][name] = pairs
+                    if args.save:
+                        args.save.write_text(json.dumps(results, indent=1))
+
+                run_pairs(name, CORPORA[name], sdist(name, CORPORA[name]), args.pairs, work / name, args.timeout,
+                          args.gitnexus_arg, args.repo_prefix + name, save)
         finally:
             for name in names:
                 forget(args.repo_prefix + name)
