@@ -228,6 +228,7 @@ class Ingestor:
         if not step.fresh:
             return None
         require_free_space(self.store.settings, "ingest")
+        self.progress("write", 0, 1)
         self.writer.put_repo(str(self.root), self.role)
         writer = ThreadPoolExecutor(1, thread_name_prefix="kg-write-nodes")
         try:
