@@ -23,7 +23,10 @@ Edges and their `resolution` (see ingest.facts.RESOLUTIONS):
   call it (`threading.Thread(target=f)`), so the edge starts where it is handed over.
 - `name_only`: a method called on an object of unknown type: one edge per project class defining that method,
   confidence min(0.5, 1/n), none when n > 8 or when lists, dicts, sets, str, bytes or tuples have a method of that
-  name. A bare name bound nowhere gives one edge to the `unresolved` target `name` with confidence 0.
+  name. On an object of a known project class that lacks the method (a base from outside the project has it, as
+  werkzeug's `Client.post` for a test client subclassing it), the candidates are only the methods its project
+  subclasses find along their MRO (a mixin's `self.helper()` → the sibling base's `helper`). A bare name bound
+  nowhere gives one edge to the `unresolved` target `name` with confidence 0.
 - `dynamic` (0.2): `getattr`, `eval`, `exec`, `__import__`, `importlib.import_module`; plus, when the attribute
   or module name is a string literal that resolves, an edge to that target too.
 - Builtins: `<builtin>.len`, and methods of builtin types when the object's type is known: `<builtin>.str.join`,
@@ -298,14 +301,20 @@ class EdgeMaker:
             yield Edge("CALLS", call.scope, call.chain[0], "unresolved", call.line, "name_only", 0.0)
             return
         attr = call.chain[-1]
-        if len(call.chain) < 2 or attr in ("()",) or attr.startswith("[") or name != attr or attr in BUILTIN_METHODS:
+        hint, _, receiver = name.partition(SEP)
+        if len(call.chain) < 2 or attr in ("()",) or attr.startswith("[") or hint != attr or attr in BUILTIN_METHODS:
             return
-        candidates = self.res.index.classes_with_method(attr)
+        if receiver:  # an object of a known class that lacks the method: only a subclass's can run
+            owners = [self.res.find_member("instance", sub, attr, 0) for sub in self.flows.subclasses(receiver,
+                                                                                                   self.reads)]
+            candidates = sorted({f"{owner}.{attr}" for owner, found in owners
+                                 if owner is not None and any(function_of(v) for v, _ in found)})
+        else:
+            candidates = [f"{cls}.{attr}" for cls in self.res.index.classes_with_method(attr)]
         confidence = name_only_confidence(len(candidates))
         if confidence is None:
             return
-        for cls in candidates:
-            method = f"{cls}.{attr}"
+        for method in candidates:
             _info, scope = self.res.scope(method)
             wrappers = [v for v, _ in self.res.definition(method, 0, 0) if v[0] == "wrapper"] if (
                 scope is not None and scope.decorators) else []

@@ -1246,7 +1246,11 @@ class Resolver:
                     accessors.extend(v[1] for v in fallback)
                 return [r for v in fallback for r in self.call_result(v, label, depth + 1)]
         if owner is None:
-            return [(OPAQUE if kind == "super" or found else ("unknown", attr), label)]
+            if kind == "super" or found:
+                return [(OPAQUE, label)]
+            # not on the class nor its project ancestors: a base from outside may have it, or a subclass the object
+            # may be of; `name_only` guesses are made among the subclasses only (see edges.unknown_edges)
+            return [(("unknown", f"{attr}{SEP}{cls}"), label)]
         if kind == "super":
             step_label = "super"
         elif label == "self" and owner != cls:
