@@ -13,7 +13,8 @@ Edges and their `resolution` (see ingest.facts.RESOLUTIONS):
   key=f)`, `filter`, `min`/`max` key, `functools.reduce`, `list.sort(key=f)`).
 - `inferred` (1.0): found through a variable, an annotation, an attribute, a return value, a container, a pytest
   fixture, or a parameter (what call sites pass: `def run(f): f()` called as `run(handler)` gives `run →
-  handler`).
+  handler`). A callable picked out of a container by a key kg cannot read (`handlers[name]()`) when the container
+  holds several: each at DISPATCH_CONFIDENCE (0.6), one of them runs.
 - `fixture` (1.0): a test or fixture to each fixture it requests. pytest, not the test's code, calls it before the
   test: a real run-time dependency that impact and tests-for follow, but no call the function makes, so call-graph
   exports in other tools' format (`kg export callgraph --format pycg`) leave it out.
@@ -53,10 +54,11 @@ is kept.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 
 from kg.ingest.facts import RESOLUTIONS, Edge, ParsedFile
 from kg.ingest.languages.core import ARGUMENT_CONFIDENCE, name_only_confidence
-from kg.ingest.languages.python.facts import Arg, Call, Import, PyModule, Scope
+from kg.ingest.languages.python.facts import UNKNOWN_KEY, Arg, Call, Import, PyModule, Scope
 from kg.ingest.languages.python.flows import Flows, Row, summarize
 from kg.ingest.languages.python.resolve import (
     BUILTINS,
@@ -74,6 +76,11 @@ from kg.ingest.languages.python.resolve import (
 DYNAMIC_BUILTINS = frozenset({"getattr", "eval", "exec", "__import__"})
 DYNAMIC_EXTERNALS = frozenset({"importlib.import_module"})
 OVERRIDE_CONFIDENCE = 0.8
+# A callable picked out of a container by a key kg cannot read (`self.view_functions[rule.endpoint]()`): one of the
+# container's n callables runs, so each is a candidate. Not 1/n: the container holds exactly these (no guess by
+# name), and for a dispatch table most of them do run through this one call (flask's `dispatch_request` reaches 252
+# of its 307 view functions in its own tests), so they stay in the PyCG export (0.6) but below certain edges.
+DISPATCH_CONFIDENCE = 0.6
 DYNAMIC_CONFIDENCE = 0.2
 _RANK = {r: i for i, r in enumerate(RESOLUTIONS)}
 # Methods of builtin containers and strings: called on an object of unknown type, they are not guessed.
@@ -143,10 +150,16 @@ class EdgeMaker:
                     yield from self.constructor_edges(call, name, "implicit")
             return
         followed = False
+        dispatched = len(call.chain) > 1 and call.chain[-1] == UNKNOWN_KEY and sum(
+            1 for v, _ in values if v[0] in ("func", "class", "wrapper")) > 1
         for value, label in values:
             kind, name = value
             if kind in ("func", "class", "instance", "wrapper"):
                 followed = True
+            if dispatched and kind in ("func", "class", "wrapper"):
+                for edge in self.value_edges(call, value, label):
+                    yield replace(edge, confidence=min(edge.confidence, DISPATCH_CONFIDENCE))
+                continue
             yield from self.value_edges(call, value, label)
         yield from self.override_edges(call, found)
         if not followed and not decorated and not any(v[0] == "builtin" and v[1] in _NO_CALLBACK for v, _ in values):
