@@ -167,8 +167,8 @@ class Flows:
             if accessors is not None:
                 accessors.extend(hits)
             if not expanded:  # nothing flows in: an object of unknown type (its methods get `name_only` candidates)
-                if self.typed_outside(res, value):
-                    continue
+                if self.typed_outside(res, value) or any(v[0] == "unknown" and SEP in v[1] for v, _ in values):
+                    continue  # its type is known to be no project class's, or another value's class is known
                 segments = value[1].split(SEP)[1:]
                 hint = segments[-1] if segments and segments[-1][0] not in "([<" else ""
                 expanded = [(("unknown", hint), "inferred")]

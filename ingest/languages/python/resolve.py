@@ -128,6 +128,10 @@ def dedupe(values: Resolved) -> Resolved:
             seen[v] = r
     known = [(v, r) for v, r in seen.items() if v[0] not in ("unknown", "opaque")]
     if known:
+        if len(known) < len(seen) and all(v[0] == "param" for v, _ in known):
+            # symbolic values may turn out to be nothing: keep what a known receiver's class said (`client.post`
+            # on a fixture's FlaskClient, werkzeug's method), so that no guess by name replaces it (flows.expand)
+            known += [(v, r) for v, r in seen.items() if v[0] == "unknown" and SEP in v[1]]
         return known
     return list(seen.items())
 
@@ -643,6 +647,8 @@ class Resolver:
         else:
             found = [(v, r, NOTHING) for v, r in self.chain(chain, call.scope, 0, call.line, accessors)]
         kept = {(v, k) for v, _, k in found if v[0] not in ("unknown", "opaque")}
+        if kept and all(v[0] == "param" for v, _ in kept):  # as in `dedupe`: a known receiver's class counts
+            kept |= {(v, k) for v, _, k in found if v[0] == "unknown" and SEP in v[1]}
         best: dict[tuple[Value, Value], str] = {}
         for v, r, k in found:
             if (not kept or (v, k) in kept) and ((v, k) not in best or _RANK[r] < _RANK[best[(v, k)]]):
