@@ -42,6 +42,7 @@ from kg.ingest.languages.python.resolve import (
     dedupe,
     param_key,
     params_of,
+    typed,
 )
 
 # (parameter key, value kind, value name, select, key, via: "self" for a call on `self`, DECORATED, or "")
@@ -167,7 +168,7 @@ class Flows:
             if accessors is not None:
                 accessors.extend(hits)
             if not expanded:  # nothing flows in: an object of unknown type (its methods get `name_only` candidates)
-                if self.typed_outside(res, value) or any(v[0] == "unknown" and SEP in v[1] for v, _ in values):
+                if self.typed_outside(res, value) or any(typed(v) for v, _ in values):
                     continue  # its type is known to be no project class's, or another value's class is known
                 segments = value[1].split(SEP)[1:]
                 hint = segments[-1] if segments and segments[-1][0] not in "([<" else ""

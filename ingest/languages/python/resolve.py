@@ -87,6 +87,9 @@ BUILTINS = frozenset(dir(builtins))
 BUILTIN_TYPES = {n: getattr(builtins, n) for n in dir(builtins) if isinstance(getattr(builtins, n), type)}
 UNKNOWN: Value = ("unknown", "")
 OPAQUE: Value = ("opaque", "")
+# An object made by code outside the project (a library class or function called): nothing kg follows, but known
+# not to be of a project class, so its methods are never guessed by name (see `typed`).
+EXTERNAL_OBJECT: Value = ("opaque", "external")
 NOTHING: Value = ("", "")
 SEP = "\x00"
 _NO_CUT = 1 << 30
@@ -111,11 +114,18 @@ _ELEMENT_METHODS = frozenset({"get", "pop", "setdefault", "popitem", "popleft", 
 _SELF_METHODS = frozenset({"copy", "values"})
 # Library functions whose result is one of their arguments (by position): partial(f) calls f, cast(T, x) is x,
 # update_wrapper(wrapper, wrapped) is the wrapper.
-_PASS_THROUGH = {"functools.partial": 0, "typing.cast": 1, "functools.update_wrapper": 0}
+_PASS_THROUGH = {"functools.partial": 0, "typing.cast": 1, "functools.update_wrapper": 0, "copy.copy": 0,
+                 "copy.deepcopy": 0, "dataclasses.replace": 0}
 
 
 def weaker(a: str, b: str) -> str:
     return a if _RANK[a] >= _RANK[b] else b
+
+
+def typed(value: Value) -> bool:
+    """Whether a value says its object is of no project class kg could guess a method of: made outside the project,
+    or of a known project class that lacks the method (`("unknown", "method\\0class")`, see `Resolver.member`)."""
+    return value == EXTERNAL_OBJECT or (value[0] == "unknown" and SEP in value[1])
 
 
 def dedupe(values: Resolved) -> Resolved:
@@ -131,7 +141,7 @@ def dedupe(values: Resolved) -> Resolved:
         if len(known) < len(seen) and all(v[0] == "param" for v, _ in known):
             # symbolic values may turn out to be nothing: keep what a known receiver's class said (`client.post`
             # on a fixture's FlaskClient, werkzeug's method), so that no guess by name replaces it (flows.expand)
-            known += [(v, r) for v, r in seen.items() if v[0] == "unknown" and SEP in v[1]]
+            known += [(v, r) for v, r in seen.items() if typed(v)]
         return known
     return list(seen.items())
 
@@ -648,7 +658,7 @@ class Resolver:
             found = [(v, r, NOTHING) for v, r in self.chain(chain, call.scope, 0, call.line, accessors)]
         kept = {(v, k) for v, _, k in found if v[0] not in ("unknown", "opaque")}
         if kept and all(v[0] == "param" for v, _ in kept):  # as in `dedupe`: a known receiver's class counts
-            kept |= {(v, k) for v, _, k in found if v[0] == "unknown" and SEP in v[1]}
+            kept |= {(v, k) for v, _, k in found if typed(v)}
         best: dict[tuple[Value, Value], str] = {}
         for v, r, k in found:
             if (not kept or (v, k) in kept) and ((v, k) not in best or _RANK[r] < _RANK[best[(v, k)]]):
@@ -734,6 +744,8 @@ class Resolver:
             return [(("emethod", f"{segment}{SEP}{name}"), label)]
         if kind == "builtin" and name in BUILTIN_TYPES and "." not in name and hasattr(BUILTIN_TYPES[name], segment):
             return [(("builtin", f"{name}.{segment}"), label)]
+        if value == EXTERNAL_OBJECT and segment[0] not in "[<":  # a library object's attribute: the library's
+            return [(EXTERNAL_OBJECT, label)]
         if kind == "func" and segment and self.is_wrapped(name):
             # `@click.command() def cli(): ...` then `cli.main()`: a decorator from outside made `cli` some object
             # of a type kg cannot see; its methods get the candidates of any object of unknown type.
@@ -787,7 +799,7 @@ class Resolver:
             index = _PASS_THROUGH.get(name)
             if index is not None and len(positional) > index:
                 return self.chain(positional[index].chain, scope, depth + 1, line)
-            return [(OPAQUE, label)]
+            return [(EXTERNAL_OBJECT, label)]
         if kind == "prop":
             return [(OPAQUE, label)]
         if kind in ("unknown", "param"):
@@ -826,7 +838,8 @@ class Resolver:
                     out.extend(self.chain(chain, function, depth + 1))
         finally:
             self.active.pop(("results", key), None)
-        out = [(v, weaker(r, "inferred")) for v, r in dedupe(out) if v[0] not in ("unknown", "opaque")]
+        out = [(v, weaker(r, "inferred")) for v, r in dedupe(out) if v[0] not in ("unknown", "opaque") or
+               v == EXTERNAL_OBJECT]
         if self.done(token):
             self.index.results[key] = out
         return out
