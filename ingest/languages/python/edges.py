@@ -102,7 +102,12 @@ _CALLBACKS = {"map": ((0,), ()), "filter": ((0,), ()), "sorted": ((), ("key",)),
 _NO_CALLBACK = frozenset(BUILTINS) - {n for n in _CALLBACKS if "." not in n}
 # Library functions that only copy metadata from or pass on the functions they get (a decorator's
 # `update_wrapper(wrapper, f)` would otherwise hand every decorated function over at each decoration).
-_NO_CALLBACK_EXTERNALS = frozenset({"functools.update_wrapper", "functools.wraps", "typing.cast"})
+_NO_CALLBACK_EXTERNALS = frozenset({"functools.update_wrapper", "functools.wraps", "typing.cast",
+                                    "asyncio.iscoroutinefunction"})
+# Library modules whose functions only look at what they get (`inspect.iscoroutinefunction(f)`,
+# `typing.get_type_hints`):
+# flask's `ensure_sync(func)` asks inspect about every view function, which is no call of it.
+_NO_CALLBACK_MODULES = ("inspect.", "typing.")
 
 
 def _strongest(edges: Mapping[tuple, Edge], edge: Edge) -> bool:
@@ -299,8 +304,8 @@ class EdgeMaker:
 
     def argument_edges(self, call: Call, callee: Resolved) -> Iterator[Edge]:
         """Functions handed to code kg cannot follow: it may call them (0.5)."""
-        if not callee or all(v[0] == "bmethod" or (v[0] == "external" and v[1] in _NO_CALLBACK_EXTERNALS)
-                             for v, _ in callee):
+        if not callee or all(v[0] == "bmethod" or (v[0] == "external" and (
+                v[1] in _NO_CALLBACK_EXTERNALS or v[1].startswith(_NO_CALLBACK_MODULES))) for v, _ in callee):
             return
         for arg in call.args:
             if "()" in arg.chain or arg.chain[0] in ("<lit>", "<str>", "?") or arg.chain[0].startswith("="):
