@@ -14,7 +14,8 @@ Edges and their `resolution` (see ingest.facts.RESOLUTIONS):
 - `inferred` (1.0): found through a variable, an annotation, an attribute, a return value, a container, a pytest
   fixture, or a parameter (what call sites pass: `def run(f): f()` called as `run(handler)` gives `run →
   handler`). A callable picked out of a container by a key kg cannot read (`handlers[name]()`) when the container
-  holds several: each at DISPATCH_CONFIDENCE (0.6), one of them runs.
+  holds several: each at DISPATCH_CONFIDENCE (0.6), one of them runs; also when a call hands such a subscript on and
+  calls what it gives back (`ensure_sync(view_functions[endpoint])(...)`).
 - `fixture` (1.0): a test or fixture to each fixture it requests. pytest, not the test's code, calls it before the
   test: a real run-time dependency that impact and tests-for follow, but no call the function makes, so call-graph
   exports in other tools' format (`kg export callgraph --format pycg`) leave it out.
@@ -155,13 +156,12 @@ class EdgeMaker:
                     yield from self.constructor_edges(call, name, "implicit")
             return
         followed = False
-        dispatched = len(call.chain) > 1 and call.chain[-1] == UNKNOWN_KEY and sum(
-            1 for v, _ in values if v[0] in ("func", "class", "wrapper")) > 1
+        dispatched = self.dispatched(call, values)
         for value, label in values:
             kind, name = value
             if kind in ("func", "class", "instance", "wrapper"):
                 followed = True
-            if dispatched and kind in ("func", "class", "wrapper"):
+            if value in dispatched:
                 for edge in self.value_edges(call, value, label):
                     yield replace(edge, confidence=min(edge.confidence, DISPATCH_CONFIDENCE))
                 continue
@@ -169,6 +169,18 @@ class EdgeMaker:
         yield from self.override_edges(call, found)
         if not followed and not decorated and not any(v[0] == "builtin" and v[1] in _NO_CALLBACK for v, _ in values):
             yield from self.argument_edges(call, values)
+
+    def dispatched(self, call: Call, values: Resolved) -> set[Value]:
+        """The callables a call picks one of by a key kg cannot read, when there are several: `handlers[name]()`,
+        or `ensure_sync(view_functions[endpoint])(...)` (a call's result that is what such a subscript gave)."""
+        if len(call.chain) < 2 or call.chain[-1] not in (UNKNOWN_KEY, "()"):
+            return set()
+        callables = {v for v, _ in values if v[0] in ("func", "class", "wrapper")}
+        if call.chain[-1] == "()":
+            picked = {v for arg in call.callee_args if arg.chain[-1] == UNKNOWN_KEY and arg.name not in ("*", "**")
+                      for v, _ in self.values(arg.chain, call.scope, call.line)}
+            callables &= picked
+        return callables if len(callables) > 1 else set()
 
     def decorated_by_wrapper(self, call: Call) -> set[Value]:
         """For a call of its decorator's first parameter in a wrapper (`def timed(fn): def wrapper(*a): return
