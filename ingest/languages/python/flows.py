@@ -151,6 +151,7 @@ class Flows:
             entries.sort()
         # (value, budget) → (what it may be, the flows read, property getters / descriptors its own segments run)
         self.memo: dict[tuple[Value, int], tuple[Resolved, frozenset[str], tuple[str, ...]]] = {}
+        self.typed_params: dict[str, bool] = {}  # parameter key → annotated with a type from outside the project
 
     # -- public
     def expand(self, res: Resolver, values: Resolved, reads: set[str], accessors: list[str] | None = None) -> Resolved:
@@ -176,8 +177,7 @@ class Flows:
             out.extend((v, "inferred" if label in ("local", "import", "self") else label) for v, _ in expanded)
         return dedupe(out)
 
-    @staticmethod
-    def typed_outside(res: Resolver, value: Value) -> bool:
+    def typed_outside(self, res: Resolver, value: Value) -> bool:
         """Whether a parameter's method (`param.m`, nothing flowing in) is called on an object its annotation says
         is of a type from outside the project or a builtin one (`file: t.TextIO`): no project class's `m` is a
         candidate then. `Any`, `object`, a TypeVar or a protocol of the project leave it unknown."""
@@ -186,13 +186,15 @@ class Flows:
         key, *segments = value[1].split(SEP)
         if len(segments) != 1:
             return False
-        function, name = key.rsplit("#", 1)
-        annotation = next((p.annotation for p in params_of(res, function) if p.name == name), ())
-        if not annotation or annotation[-1] in _ANY_TYPES:
-            return False
-        found = res.chain(annotation, function)
-        return bool(found) and all(v[0] == "external" or (v[0] == "builtin" and v[1] in BUILTIN_TYPES)
-                                   for v, _ in found)
+        known = self.typed_params.get(key)
+        if known is None:
+            function, name = key.rsplit("#", 1)
+            annotation = next((p.annotation for p in params_of(res, function) if p.name == name), ())
+            found = res.chain(annotation, function) if annotation and annotation[-1] not in _ANY_TYPES else []
+            known = bool(found) and all(v[0] == "external" or (v[0] == "builtin" and v[1] in BUILTIN_TYPES)
+                                        for v, _ in found)
+            self.typed_params[key] = known
+        return known
 
     # -- expansion
     def entry(self, res: Resolver, value: Value, budget: int) -> tuple[Resolved, frozenset[str], tuple[str, ...]]:
