@@ -58,7 +58,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 from kg.ingest.facts import RESOLUTIONS, Edge, ParsedFile
-from kg.ingest.languages.core import ARGUMENT_CONFIDENCE, name_only_confidence
+from kg.ingest.languages.core import ARGUMENT_CONFIDENCE, NAME_ONLY_MAX, name_only_confidence
 from kg.ingest.languages.python.facts import UNKNOWN_KEY, Arg, Call, Import, PyModule, Scope
 from kg.ingest.languages.python.flows import Flows, Row, summarize
 from kg.ingest.languages.python.resolve import (
@@ -335,10 +335,7 @@ class EdgeMaker:
         if len(call.chain) < 2 or attr in ("()",) or attr.startswith("[") or hint != attr or attr in BUILTIN_METHODS:
             return
         if receiver:  # an object of a known class that lacks the method: only a subclass's can run
-            owners = [self.res.find_member("instance", sub, attr, 0) for sub in self.flows.subclasses(receiver,
-                                                                                                   self.reads)]
-            candidates = sorted({f"{owner}.{attr}" for owner, found in owners
-                                 if owner is not None and any(function_of(v) for v, _ in found)})
+            candidates = self.subclass_methods(receiver, attr)
         else:
             candidates = [f"{cls}.{attr}" for cls in self.res.index.classes_with_method(attr)]
         confidence = name_only_confidence(len(candidates))
@@ -352,6 +349,23 @@ class EdgeMaker:
                 yield from self.function_edges(call, value, "name_only", confidence)
             if not wrappers:
                 yield Edge("CALLS", call.scope, method, "symbol", call.line, "name_only", confidence)
+
+    def subclass_methods(self, cls: str, attr: str) -> list[str]:
+        """The methods `attr` the project subclasses of `cls` find along their MRO (memoized per flow table: a base
+        class of django's has hundreds of subclasses; more than NAME_ONLY_MAX of them draw no edge anyway)."""
+        subclasses = self.flows.subclasses(cls, self.reads)
+        key = (cls, attr)
+        found = self.flows.subclass_methods.get(key)
+        if found is None:
+            methods: set[str] = set()
+            for sub in subclasses:
+                owner, values = self.res.find_member("instance", sub, attr, 0)
+                if owner is not None and any(function_of(v) for v, _ in values):
+                    methods.add(f"{owner}.{attr}")
+                    if len(methods) > NAME_ONLY_MAX:
+                        break
+            found = self.flows.subclass_methods[key] = sorted(methods)
+        return found
 
     def dynamic_targets(self, call: Call, name: str) -> Iterator[Edge]:
         if not call.literal:

@@ -152,6 +152,7 @@ class Flows:
         # (value, budget) → (what it may be, the flows read, property getters / descriptors its own segments run)
         self.memo: dict[tuple[Value, int], tuple[Resolved, frozenset[str], tuple[str, ...]]] = {}
         self.typed_params: dict[str, bool] = {}  # parameter key → annotated with a type from outside the project
+        self.subclass_methods: dict[tuple[str, str], list[str]] = {}  # (class, method) → subclasses' (edges.py)
 
     # -- public
     def expand(self, res: Resolver, values: Resolved, reads: set[str], accessors: list[str] | None = None) -> Resolved:
