@@ -16,7 +16,7 @@ from kg.navigate import cycles as import_cycles
 from kg.navigate import names, reach, value_uses
 from kg.navigate.catalog import describe
 from kg.navigate.evidence import EVIDENCE, combine
-from kg.navigate.targets import Target, pick_repo, repo_here, resolve, resolve_all
+from kg.navigate.targets import Target, elsewhere_notes, pick_repo, repo_here, resolve, resolve_all
 from kg.source_files import read_source
 
 if TYPE_CHECKING:
@@ -104,8 +104,8 @@ def callers(store: Store, symbol: str, repo: str | None = None, depth: int = 1, 
     starts = store.read("reach/start", repo=target.repo, qname=target.qname)
     rows, total = _walked(store, "callers", target.repo, starts, "in", depth, min_confidence, limit, evidence)
     return Answer(f"callers of {target.qname} (depth ≤ {depth})", ["depth", "caller", "kind", "call_path", "call_line",
-                  "path", "line", "calls", "resolution", "confidence"], rows, total, limit, "callers", target=target,
-                  at_least=False)
+                  "path", "line", "calls", "resolution", "confidence"], rows, total, limit, "callers",
+                  elsewhere_notes([target]), target=target, at_least=False)
 
 
 def callees(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
@@ -116,7 +116,7 @@ def callees(store: Store, symbol: str, repo: str | None = None, depth: int = 1, 
     rows, total = _walked(store, "callees", target.repo, starts, "out", depth, min_confidence, limit, evidence)
     return Answer(f"callees of {target.qname} (depth ≤ {depth})", ["depth", "callee", "kind", "call_path",
                   "call_line", "from", "path", "line", "resolution", "confidence"], rows, total, limit, "callees",
-                  target=target, at_least=False)
+                  elsewhere_notes([target]), target=target, at_least=False)
 
 
 def _walked(store: Store, question: str, repo: str, starts: list[dict[str, str]], direction: reach.Direction,
@@ -148,7 +148,7 @@ def impact_of(store: Store, targets: list[Target], depth: int = 5, min_confidenc
                           types=("CALLS", "IMPORTS", "INHERITS"))
     names = ", ".join(t.qname for t in targets[:3]) + (f" and {len(targets) - 3} more" if len(targets) > 3 else "")
     return Answer(f"impact of {names} (depth ≤ {depth})", ["depth", "dependent", "kind", "path", "line", "via",
-                  "reaches", "confidence", "evidence"], rows, total, limit, "dependents",
+                  "reaches", "confidence", "evidence"], rows, total, limit, "dependents", elsewhere_notes(targets),
                   target=targets[0] if len(targets) == 1 else None, at_least=False)
 
 
@@ -160,7 +160,8 @@ def call_path(store: Store, source: str, target: str, repo: str | None = None, d
             raise InputError(f"{t.qname} is a module; a call path joins functions, methods or classes")
     rows, total = fetch(store, "call_path", limit, repo=a.repo, source=a.qname, target=b.qname, depth=_depth(depth),
                         evidence=_edges(evidence))
-    notes = [] if rows else [f"{a.qname} does not reach {b.qname} through calls within {depth} steps"]
+    notes = elsewhere_notes([a, b] if a.qname != b.qname else [a])
+    notes += [] if rows else [f"{a.qname} does not reach {b.qname} through calls within {depth} steps"]
     return Answer(f"call paths {a.qname} → {b.qname}", ["length", "confidence", "steps"], rows, total, limit,
                   "paths", notes, target=b)
 
@@ -188,7 +189,8 @@ def tests_for_targets(store: Store, targets: list[Target], depth: int = 8, limit
     names = ", ".join(t.qname for t in targets[:3]) + (f" and {len(targets) - 3} more" if len(targets) > 3 else "")
     return Answer(f"tests for {names} ({evidence} evidence, static depth ≤ {depth})",
                   ["test", "evidence", "distance", "confidence", "calls", "how"], _cut(chosen.rows, limit),
-                  len(chosen.rows), limit, "tests", chosen.notes, target=targets[0] if len(targets) == 1 else None)
+                  len(chosen.rows), limit, "tests", elsewhere_notes(targets) + chosen.notes,
+                  target=targets[0] if len(targets) == 1 else None)
 
 
 def _static_tests(store: Store, repo: str, qnames: list[str], depth: int) -> list[dict[str, Any]]:

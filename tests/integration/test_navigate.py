@@ -393,6 +393,33 @@ def test_hotspots_find_and_module_summary(graph: Store) -> None:
     assert ("imports", "shop.pricing") in deps and ("imported_by", "tests.test_cart") in deps
 
 
+def test_a_name_resolves_in_the_current_folders_repository_first(graph: Store, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --repo a name is looked up in the repository of the current folder first; found only in another,
+    the answer says so (it was silent, and a name in both was called ambiguous even from inside one of them)."""
+    copy = tmp_path / "shop-copy"
+    shutil.copytree(TINYSHOP, copy)
+    Ingestor(graph, copy, repo="copy").run()
+    try:
+        monkeypatch.chdir(copy / "shop")
+        assert resolve(graph, "Cart.checkout").repo == "copy"
+        assert resolve(graph, "shop/cart.py:20").repo == "copy"
+        own = answers.callers(graph, "Cart.checkout")
+        assert own.target.repo == "copy" and not any("not in" in n for n in own.notes)
+        other = answers.callers(graph, "app.core.helper")  # only in nav
+        assert "app.core.helper is not in copy (the current folder's repository): this answer is about nav" \
+            in other.notes
+        assert any("is not in copy" in n for n in answers.impact(graph, ["app.core.helper"], depth=1).notes)
+        monkeypatch.chdir(NAV)
+        assert resolve(graph, "app.core.helper").elsewhere is None
+        with pytest.raises(AmbiguousName):  # in shop and copy, neither of them the folder's
+            resolve(graph, "Cart.checkout")
+    finally:
+        from kg.ingest.writer import GraphWriter
+
+        GraphWriter(graph, "copy").forget_repo()
+
+
 def test_symbol_resolution(graph: Store) -> None:
     assert resolve(graph, "shop/cart.py:20").qname == "shop.cart.Cart.checkout"
     assert resolve(graph, "shop/cart.py:2").kind == "module"
