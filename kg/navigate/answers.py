@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kg.errors import InputError, shorten
+from kg.navigate import cycles as import_cycles
 from kg.navigate import names, reach, value_uses
 from kg.navigate.catalog import describe
 from kg.navigate.evidence import EVIDENCE, combine
@@ -78,7 +79,7 @@ def _cut(rows: list[dict[str, Any]], limit: int | None) -> list[dict[str, Any]]:
 
 def _edges(evidence: str) -> str:
     if evidence not in EDGE_EVIDENCE:
-        raise InputError(f"evidence must be one of {', '.join(EDGE_EVIDENCE)}, not {evidence!r}")
+        raise InputError(f"evidence must be one of {', '.join(EDGE_EVIDENCE)}, not {shorten(evidence, 40)}")
     return evidence
 
 
@@ -174,7 +175,7 @@ def tests_for_targets(store: Store, targets: list[Target], depth: int = 8, limit
                       evidence: str = "combined") -> Answer:
     """Tests that reach the targets by static analysis, that ran them when observed, or both (see evidence.py)."""
     if evidence not in EVIDENCE:
-        raise InputError(f"evidence must be one of {', '.join(EVIDENCE)}, not {evidence!r}")
+        raise InputError(f"evidence must be one of {', '.join(EVIDENCE)}, not {shorten(evidence, 40)}")
     if not targets:
         return Answer("tests for nothing", [], [], 0, limit, "tests")
     repo, qnames = targets[0].repo, [t.qname for t in targets]
@@ -213,7 +214,8 @@ def cycles(store: Store, repo: str | None = None, max_length: int = 4, limit: in
     name = pick_repo(store, repo)
     if not 2 <= max_length <= 8:
         raise InputError(f"max length must be between 2 and 8, not {max_length}")
-    rows, total = fetch(store, "import_cycles", limit, repo=name, max_length=max_length)
+    found = import_cycles.shortest_cycles(import_cycles.import_graph(store, name), max_length)
+    rows, total = _cut(found, limit), len(found)
     return Answer(f"import cycles in {name} (≤ {max_length} modules)", ["length", "modules", "lines"], rows, total,
                   limit, "cycles", ["lines: where each module imports the next; `kg review` adds the edges to cut"])
 
@@ -334,6 +336,8 @@ def find(store: Store, text: str, repo: str | None = None, limit: int | None = 2
         if (r["repo"], r["qname"]) not in seen:
             seen.add((r["repo"], r["qname"]))
             rows.append(r)
+    if repo and not rows:
+        pick_repo(store, repo)  # an unknown repository is an error, not "none"
     return Answer(f"definitions of {shorten(text)}", ["match", "score", "qname", "kind", "path", "line", "signature"]
                   + ([] if repo else ["repo"]), _cut(rows, limit), len(rows), limit, "matches")
 

@@ -155,8 +155,12 @@ def _at_line(store: Store, path: str, line: int, repo: str | None, text: str) ->
     if len(modules) > 1:
         raise AmbiguousName(text, modules)
     module = modules[0]
-    rows = store.read("symbols_at_lines", repo=module.repo, rows=[{"path": path, "line": line}])
-    row = rows[0]
+    if line < 1:
+        raise InputError(f"line {line} of {shorten(path)}: lines count from 1")
+    row = store.read("symbols_at_lines", repo=module.repo, rows=[{"path": path, "line": line}])[0]
+    if row["kind"] == "module" and row["end_line"] and line > row["end_line"]:
+        raise InputError(f"{shorten(path)} has {row['end_line']:,} lines in the graph, so line {line:,} is past its "
+                         "end: check the line (or re-ingest the file if it grew)")
     return Target(module.repo, row["qname"], row["kind"], path, row["start_line"], row["end_line"])
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,16 +76,13 @@ def used_by_name(text: str, candidates: Iterable[Candidate]) -> set[Candidate]:
 
 
 def _named_again(text: str, names: set[str]) -> set[str]:
-    """Which of `names` occur as a word, not after a dot, more than once in `text` (their definition is one)."""
-    present = [n for n in names if n in text]
-    if not present:
-        return set()
-    pattern = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, present)) + r")\b")
-    seen: set[str] = set()
-    again: set[str] = set()
-    for match in pattern.finditer(text):
-        (again if match[1] in seen else seen).add(match[1])
-    return again
+    """Which of `names` occur as a word, not after a dot, more than once in `text` (their definition is one). One
+    pass over the text: a pattern of every name, or a search per name, cost 74 s on a 1.7 MB file of 60,000."""
+    words = Counter(_WORD.findall(text))
+    return {n for n in names if words[n] > 1}
+
+
+_WORD = re.compile(r"(?<![\w.])[^\W\d]\w*")
 
 
 def used_in_files(root: Path, candidates: dict[str, list[Candidate]]) -> set[tuple[str, Candidate]]:

@@ -149,6 +149,51 @@ def test_the_step_walk_answers_what_the_browser_query_answers(graph: Store) -> N
     assert compared > 300
 
 
+DIAMOND = """
+def t():
+    return 1
+
+
+def e():
+    return t()
+
+
+def d():
+    return e()
+
+
+def b():
+    return d()
+
+
+def c():
+    return d()
+
+
+def a():
+    b()
+    c()
+""" + "".join(f"\n\ndef x{i}():\n    return t()\n" for i in range(4))
+
+
+def test_a_path_search_keeps_every_edge_into_a_node_at_its_distance(graph: Store, tmp_path: Path) -> None:
+    """a → b|c → d → e → t: both paths run through d, reached from b and from c at the same distance (a search
+    from both ends, tried for `kg path`, met at e and listed one path when it kept one edge per node)."""
+    (tmp_path / "diamond.py").write_text(DIAMOND)
+    Ingestor(graph, tmp_path, repo="diamond").run()
+    try:
+        found = answers.call_path(graph, "diamond.a", "diamond.t", "diamond", depth=6, limit=None)
+        assert sorted([s["caller"] for s in r["steps"]] for r in found.rows) == [
+            ["diamond.a", "diamond.b", "diamond.d", "diamond.e"], ["diamond.a", "diamond.c", "diamond.d", "diamond.e"]]
+        assert found.total == 2
+        assert answers.call_path(graph, "diamond.a", "diamond.t", "diamond", depth=3, limit=None).rows == []
+        assert answers.call_path(graph, "diamond.t", "diamond.a", "diamond", depth=6, limit=None).rows == []
+    finally:
+        from kg.ingest.writer import GraphWriter
+
+        GraphWriter(graph, "diamond").forget_repo()
+
+
 CHAINS = """
 def sink():
     return 1
@@ -187,6 +232,13 @@ def test_a_node_reached_by_two_equally_short_chains_keeps_the_stronger(graph: St
         assert down["chains.sink"]["depth"] == 2 and down["chains.sink"]["confidence"] == 1.0
         assert down["chains.sink"]["from"] == "chains.strong"
         assert down["chains.A.weak"]["confidence"] < 1.0  # the guess itself stays a guess
+        both = answers.call_path(graph, "chains.top", "chains.sink", "chains", depth=4, limit=None)
+        assert [[s["callee"] for s in r["steps"]] for r in both.rows] == [["chains.strong", "chains.sink"],
+                                                                          ["chains.A.weak", "chains.sink"]]
+        assert both.total == 2 and both.rows[0]["confidence"] == 1.0 > both.rows[1]["confidence"]
+        browser = graph.read("call_path", repo="chains", source="chains.top", target="chains.sink", depth=4,
+                             evidence="all", limit=10)
+        assert sorted(r["confidence"] for r in browser) == sorted(r["confidence"] for r in both.rows)
     finally:
         from kg.ingest.writer import GraphWriter
 
@@ -356,6 +408,14 @@ def test_symbol_resolution(graph: Store) -> None:
         answers.callers(graph, "shop.cart", "shop")
     with pytest.raises(InputError, match="depth must be between 1 and 10"):
         answers.callers(graph, "Cart.checkout", "shop", depth=11)
+    lines = len((TINYSHOP / "shop" / "cart.py").read_text().splitlines())
+    assert resolve(graph, f"shop/cart.py:{lines}", "shop").path == "shop/cart.py"
+    with pytest.raises(InputError, match=f"has {lines} lines in the graph, so line {lines + 1} is past its end"):
+        resolve(graph, f"shop/cart.py:{lines + 1}", "shop")  # was the module: "shop.cart is a module"
+    with pytest.raises(InputError, match="lines count from 1"):
+        resolve(graph, "shop/cart.py:0", "shop")
+    with pytest.raises(InputError, match="no repository named 'nowhere'"):
+        answers.find(graph, "checkout", "nowhere")  # was "none", as if the repository had no such name
 
 
 def test_queries_run_read_only(graph: Store) -> None:
