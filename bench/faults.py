@@ -59,17 +59,27 @@ def collected(name: str, root: Path) -> list[str]:
     return [line.strip() for line in done.stdout.splitlines() if "::" in line and not line.startswith(" ")]
 
 
+# What the user sees when a fault breaks a test module's import: without --continue-on-collection-errors pytest stops
+# the session and no other test runs, so the tests that would fail at run time were never counted.
+TRUTH_ARGS = ("-q", "-rfE", "--tb=no", "-o", "console_output_style=classic", "--continue-on-collection-errors")
+
+
 def failing(name: str, root: Path, every: list[str]) -> set[str]:
-    """Node ids that fail or error; a file that fails to collect fails every test in it (all when interrupted
-    during the session's own imports)."""
-    done = run_suite(name, root, "-q", "-rfE", "--tb=no", "-o", "console_output_style=classic")
+    """Node ids that fail or error when the whole suite runs."""
+    done = run_suite(name, root, *TRUTH_ARGS)
+    return reported_failures(done.stdout, done.returncode, every)
+
+
+def reported_failures(output: str, returncode: int, every: list[str]) -> set[str]:
+    """The tests of `every` that pytest's `-rfE` summary in `output` names as failed or errored. A node that is not
+    a test (a module, class or parametrized function that failed to collect) fails every test under it; a session
+    that died before naming anything (a broken conftest, exit code 2-4) fails them all."""
     out: set[str] = set()
-    for line in done.stdout.splitlines():
+    for line in output.splitlines():
         if m := _REPORTED.match(line.strip()):
             node = m["id"]
-            out |= {t for t in every if t == node or t.startswith(node + "::") or t.startswith(node + "/")} \
-                if "::" not in node else {node}
-    if done.returncode in (2, 3, 4) and not out:  # collection died before naming a file: nothing ran
+            out |= {t for t in every if t == node or t.startswith((node + "::", node + "/", node + "["))}
+    if returncode in (2, 3, 4) and not out:
         out = set(every)
     return out
 
@@ -140,6 +150,8 @@ def bench(project: str, faults: int, seed: int, log=print, truth: Path | None = 
         baseline = failing(project, root, every)
         chosen = functions_to_break(store, repo, root, faults, seed)
         known = json.loads(truth.read_text()) if truth and truth.exists() else {}
+        if known.get("_args") != list(TRUTH_ARGS):  # recorded another way (before collection errors counted)
+            known = {"_args": list(TRUTH_ARGS)}
         recorded = known.setdefault(project, {})
         totals = {e: Counter() for e in EVIDENCE}
         per_fault = []
@@ -163,15 +175,16 @@ def bench(project: str, faults: int, seed: int, log=print, truth: Path | None = 
                 path.write_text(original, encoding="utf-8")
             if truth:
                 truth.write_text(json.dumps(known, indent=1, sort_keys=True))
-            row = {"fault": target["qname"], "failed": len(failed), "seconds": round(time.perf_counter() - t0, 1)}
+            row = {"fault": target["qname"], "failed": len(failed), "seconds": round(time.perf_counter() - t0, 1),
+                   "load": round(os.getloadavg()[0], 1)}  # the machine is shared: figures go with its load
             for e in EVIDENCE:
                 tp, fp, fn = len(picked[e] & failed), len(picked[e] - failed), len(failed - picked[e])
                 totals[e].update(tp=tp, fp=fp, fn=fn)
                 row[e] = {"selected": len(picked[e]), "missed": sorted(failed - picked[e])[:5], "tp": tp, "fp": fp,
                           "fn": fn}
             per_fault.append(row)
-            log(f"  {n:2}/{len(chosen)} {target['qname']}: {len(failed)} fail; selected " + ", ".join(
-                f"{e} {row[e]['selected']} (missed {row[e]['fn']})" for e in EVIDENCE))
+            log(f"  {n:2}/{len(chosen)} {target['qname']}: {len(failed)} fail (load {row['load']}); selected "
+                + ", ".join(f"{e} {row[e]['selected']} (missed {row[e]['fn']})" for e in EVIDENCE))
         _forget(store, repo)
     summary = {e: {**_scores(totals[e]), "mean_recall": _mean([r[e]["tp"] / r["failed"] for r in per_fault
                                                                 if r["failed"]])} for e in EVIDENCE}

@@ -49,6 +49,7 @@ _FIXED = {
 _NAMED = re.compile(r"^(?:(?P<filter>filter\..+)\.(?:clean|smudge|process|required)|diff\..+\.(?:command|textconv)"
                     r"|merge\..+\.driver|(?P<protocol>protocol\..+\.allow)|pager\..+)$", re.IGNORECASE)
 MAX_REVISION = 256
+GIT_TIMEOUT = 60.0  # seconds any one git command may take (kg's are reads: a diff of django's tree takes < 2 s)
 # Bounds on what a repository's config may make kg put in git's environment: far above any real config (drivers
 # are named like `lfs`), far below the kernel's limits.
 MAX_OVERRIDE_NAME = 1000
@@ -87,9 +88,15 @@ def commit(root: Path, revision: str) -> str:
 
 
 def _run(command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    # A session of its own: no controlling terminal, so a config that includes /dev/tty fails instead of waiting for
+    # the keyboard; a timeout, since an include of a FIFO (or a huge diff) would otherwise block kg for ever.
     try:
         return subprocess.run(command, capture_output=True, check=False, stdin=subprocess.DEVNULL, env=env,
-                              encoding="utf-8", errors="replace")
+                              encoding="utf-8", errors="replace", start_new_session=True, timeout=GIT_TIMEOUT)
+    except subprocess.TimeoutExpired as e:
+        raise InputError(f"git {command[4] if len(command) > 4 else ''} did not finish in {GIT_TIMEOUT:g} s: check "
+                         "the repository's git config for an include of a pipe or a device (`git config --list "
+                         "--show-origin`)") from e
     except FileNotFoundError as e:
         raise InputError("git is not installed: install it to use this command") from e
     except OSError as e:  # e.g. E2BIG, ENOMEM: the command could not start, nothing ran

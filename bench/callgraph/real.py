@@ -23,7 +23,8 @@ For each project (the pinned PyPI sdist of tests/sdists.py):
    and the judgement (true/false, with the reason) is kept in `bench/callgraph/verdicts/<project>.json`. A run with
    sampled edges not yet judged says so, prints them with `--review`, and gives the bounds the sample's precision
    lies between until they are judged (all pending edges false / all true). Precision per confidence band samples
-   the json export (all edges, every resolution) per band, and precision per resolution kind samples KIND_SAMPLE
+   the json export (every call edge of any resolution; not `fixture` edges, which say pytest runs a test's
+   fixture, no call) per band, and precision per resolution kind samples KIND_SAMPLE
    pycg edges of each kind (the resolution of the edge's strongest call site).
 
 Needs the test Neo4j (tests/conftest.py's settings), network access to PyPI for the first run. Ingest, export and
@@ -60,6 +61,9 @@ PROJECTS = {
                  "tests": ["tests"]},
     "click": {"version": "8.1.7", "deps": ["-r", "{src}/requirements/tests.txt"], "extras": "", "tests": ["tests"]},
 }
+# Edge resolutions that say "no call the caller makes" (pytest runs a test's fixtures): left out of the bands, as
+# the pycg export leaves them out.
+NOT_CALLS = frozenset({"fixture"})
 MACHINERY = frozenset({"__del__", "__init_subclass__", "__set_name__", "__class_getitem__", "__instancecheck__",
                        "__subclasshook__", "__subclasscheck__"})
 
@@ -203,7 +207,8 @@ def measure(name: str) -> dict:
            "precision": precision(name, sample(sorted(static), SAMPLE, "pycg"), dynamic), "bands": {}}
     for band, (low, high) in BANDS.items():
         edges = sorted({(a, c["callee"]) for a, row in full.items() for c in row["calls"]
-                        if c["callee"] in kinds and a in kinds and low <= c["confidence"] < high})
+                        if c["callee"] in kinds and a in kinds and low <= c["confidence"] < high
+                        and c.get("resolution") not in NOT_CALLS})
         picked = sample(edges, BAND_SAMPLE, band)
         out["bands"][band] = {"edges": len(edges), **precision(name, picked, dynamic)}
     # precision per resolution kind: the pycg edges grouped by the resolution of their strongest call site

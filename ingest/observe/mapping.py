@@ -3,6 +3,9 @@
 A code object is found by its file and first line: a function, method or class starts at its first decorator in
 both Python's `co_firstlineno` and kg's `start_line`, so (path, line, name) picks the symbol; a lambda or a
 comprehension has no node of its own and counts for the innermost symbol around it; a module body for the module.
+A name defined twice in one scope (`@overload` stubs before the implementation, a property's setter, a function in
+both branches of an `if`) has one node, spanning one of its definitions: the others' code is found by name in the
+scope around it, else its calls and coverage would go to the class or module (`test_locate_app → flask.cli`).
 
 A node's own text is its lines minus those of the functions and classes nested in it (blank and comment lines
 left out): a method's edit changes the method's own text but not its class's, so `kg observe --changed` can tell
@@ -41,6 +44,7 @@ class FileNodes:
         self.definitions = sorted((s for s in symbols if s.kind in _DEFINITIONS),
                                   key=lambda s: (s.start_line, -s.end_line))
         self._starts = [s.start_line for s in self.definitions]
+        self._by_qname = {s.qname: s for s in self.definitions}
 
     def node_for(self, code: Code) -> Node:
         if code.name == "<module>":
@@ -50,7 +54,13 @@ class FileNodes:
         if exact:
             return exact[-1]
         holders = [s for s in self.definitions[:at] if s.start_line <= code.line <= s.end_line]
-        return holders[-1] if holders else self.module  # innermost: the last to start among those that hold it
+        holder = holders[-1] if holders else self.module  # innermost: the last to start among those that hold it
+        # Another definition of a name kg has one node for: by its qualname (inside the holder, since before 3.11
+        # the tracer's qualname is the bare name), else by its name in the holder.
+        named = self._by_qname.get(f"{self.module.qname}.{code.qualname.replace('<locals>.', '')}")
+        if named is not None and named.name == code.name and named.qname.startswith(holder.qname + "."):
+            return named
+        return self._by_qname.get(f"{holder.qname}.{code.name}", holder)
 
     def own_text_hashes(self, text: str) -> dict[str, str]:
         """Node key → hash of the node's own lines (nested definitions, blank and comment lines left out)."""

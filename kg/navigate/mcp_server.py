@@ -43,6 +43,7 @@ from kg.navigate.mcp_limits import (
     MAX_TEXT,
     checked,
     checked_text,
+    checked_texts,
 )
 from kg.navigate.render import compact
 from kg.settings import Settings
@@ -116,7 +117,7 @@ _FOR_MCP = [
     (re.compile(r"ingest one first \(`kg ingest PATH`\)"), "ask the user to ingest one (`kg ingest PATH`)"),
     (re.compile(r"check NEO4J_URI"), "ask the user to check NEO4J_URI where `kg mcp` runs"),
     (re.compile(r"(?<!run )(`kg (?:server|ingest)[^`]*`)"), r"the user can run \1"),
-    (re.compile(r"--(repo|limit|depth|since|staged)\b"), r"the `\1` argument"),
+    (re.compile(r"--(repo|limit|depth|since|staged|why)\b"), r"the `\1` argument"),
 ]
 
 
@@ -446,6 +447,7 @@ def _context_tool(server: MCPServer, graph: Graph) -> None:
         """From a task or bug report in words (a pasted traceback is fine) to the files and symbols that matter,
         ranked, with why each was chosen and, by task type (read, modify, debug, refactor), their code,
         callers/callees, tests, decisions, fitted to a token budget. files_only: just the ranked paths."""
+        checked_texts(repo=repo)
         if type not in TASK_TYPES:
             given = repr(type) if len(type) <= 40 else f"a text of {len(type):,} characters"
             raise ToolError(f"`type` must be one of {', '.join(TASK_TYPES)}, not {given}")

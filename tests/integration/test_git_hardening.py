@@ -180,3 +180,28 @@ def test_a_config_too_large_to_switch_off_is_a_one_line_error_everywhere(
     anyio.run(session)
     assert answers[0].is_error and "kg runs no git command there" in answers[0].content[0].text
     assert not armed_repo.marker.exists()
+
+
+def test_a_config_that_includes_a_fifo_or_the_terminal_is_an_error_not_a_hang(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An `include.path` to a FIFO blocks git's config reader for ever, and one to /dev/tty waits for the keyboard:
+    kg's git runs in a session of its own (no terminal) and under a timeout (short here)."""
+    import kg.git
+
+    repo = tmp_path / "r"
+    repo.mkdir()
+    sh(repo, "init", "-q")
+    (repo / "a.py").write_text("x = 1\n")
+    sh(repo, "add", "a.py")
+    sh(repo, "commit", "-qm", "one")
+    os.mkfifo(tmp_path / "pipe")
+    monkeypatch.setattr(kg.git, "GIT_TIMEOUT", 3.0)
+    with (repo / ".git" / "config").open("a") as config:
+        config.write(f"[include]\n\tpath = {tmp_path / 'pipe'}\n")
+    with pytest.raises(InputError, match="did not finish in 3 s: check the repository's git config"):
+        git(repo, "diff", "--name-only")
+    (repo / ".git" / "config").write_text((repo / ".git" / "config").read_text().replace(str(tmp_path / "pipe"),
+                                                                                         "/dev/tty"))
+    with pytest.raises(InputError) as failed:  # no terminal to wait on: git fails at once ("bad config line")
+        git(repo, "diff", "--name-only")
+    assert "did not finish" not in str(failed.value)

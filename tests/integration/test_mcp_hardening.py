@@ -146,6 +146,8 @@ def test_limits_are_enforced_short_and_stated(store: Store, graph_settings: Sett
         ("find", {"text": "check\U0001f600out"}),  # a surrogate pair on the wire: valid text
         ("tests_for", {"symbols": ["Cart.checkout"], "evidence": "e" * 900}),  # under the name limit
         ("changes", {"evidence": "e" * 5_000}),
+        ("context", {"task": "checkout", "repo": "r" * 5_000}),
+        ("record_decision", {"text": "t" * 5_000, "about": ["Cart.checkout"], "repo": "shop"}),
     ]
     results, info, stderr = run_session(graph_settings, calls)
     texts = [text_of(r) for r in results]
@@ -160,6 +162,8 @@ def test_limits_are_enforced_short_and_stated(store: Store, graph_settings: Sett
     assert not results[13].is_error
     assert results[14].is_error and "evidence must be one of" in texts[14] and "e" * 50 not in texts[14]
     assert results[15].is_error and "`evidence` is 5,000 characters" in texts[15]
+    assert results[16].is_error and "`repo` is 5,000 characters" in texts[16]
+    assert results[17].is_error and "the `why` argument" in texts[17] and "--why" not in texts[17]
     assert all(len(t) < 400 for t in texts[:12] + texts[14:])
     assert info == {"name": "kg", "version": kg_version()} and info["version"] not in ("", "unknown")
     assert stderr.strip() == "", stderr[:500]

@@ -334,3 +334,41 @@ def test_machine_output_is_complete_unless_a_limit_is_asked_for(many: Path, grap
         assert not full["truncated"] and full["shown"] == full["total"] >= rows, (args, full["total"])
         cut = json.loads(kg(*args, "--json", "--limit", "3"))
         assert cut["shown"] == 3 and cut["truncated"]
+
+
+REDEFINED = PROJECT.parent / "redefined"
+
+
+def test_code_of_a_name_defined_twice_counts_for_its_one_node(store: Store, tmp_path: Path) -> None:
+    """tests/fixtures/observe/redefined: `scale` has two `@overload` stubs before the implementation that runs, the
+    property `Box.width` a setter, `label` a definition in each branch of an `if`, `make` a class `Made` in each.
+    kg keeps one node per name, spanning one definition; the code that ran belongs to the others. It was mapped
+    by line to the class or module around it, so `test_scale_number → scale` became `→ shapes.box` (as flask's
+    `test_locate_app → locate_app`, behind two overloads) and no test was selected for `scale` from the run.
+    Checked against the real failures of the suite with a fault in `scale`'s implementation."""
+    root = tmp_path / "redefined"
+    shutil.copytree(REDEFINED, root)
+    Ingestor(store, root, repo="redefined").run()
+    report = observe(store, root, "redefined")
+    assert (report.tests, report.failed) == (6, 0)
+    observed = {(r["a"], r["b"]) for r in store.read_text(
+        "MATCH (a {repo: 'redefined'})-[:CALLS {resolution: 'observed'}]->(b) RETURN a.qname AS a, b.qname AS b")}
+    assert {("tests.test_box.test_scale_number", "shapes.box.scale"), ("shapes.box.Box.width", "shapes.box.checked"),
+            ("tests.test_box.test_label", "shapes.box.label"), ("shapes.box.make.Made.size", "shapes.box.scale"),
+            ("shapes.box.make", "shapes.box.make.Made.size")} <= observed
+    assert not {(a, b) for a, b in observed if b in ("shapes.box", "shapes.box.Box", "shapes.box.make.Made")
+                and a.startswith(("tests.test_box.test_", "shapes.box.make.Made"))}  # only imports run those bodies
+
+    def picked(qname: str) -> set[str]:
+        return set(by_test(answers.tests_for(store, [qname], "redefined", evidence="observed")))
+
+    scaled = {"tests/test_box.py::test_scale_number", "tests/test_box.py::test_scale_text",
+              "tests/test_box.py::test_make_large"}
+    assert picked("shapes.box.scale") == scaled
+    assert picked("shapes.box.checked") == {"tests/test_box.py::test_resize"}
+    assert picked("shapes.box.label") == {"tests/test_box.py::test_label"}
+
+    edit(root / "shapes" / "box.py", "    return value * 2\n", '    raise RuntimeError("broken scale")\n')
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfE", "--tb=no"],
+                         cwd=root, capture_output=True, text=True)
+    assert {line.split()[1] for line in run.stdout.splitlines() if line.startswith("FAILED ")} == scaled

@@ -156,6 +156,26 @@ def test_code_objects_map_to_the_symbol_that_starts_there_or_holds_them() -> Non
     assert nodes.node_for(Code("m.py", "<genexpr>", "<genexpr>", 15)) is module
 
 
+def test_another_definition_of_a_name_maps_to_the_names_one_node() -> None:
+    """kg has one node per name in a scope, spanning one definition (an overload stub, a property's getter); the
+    code of the others maps to it, by qualname (3.11+) or by name inside the definition around it (the tracer's
+    qualname is the bare name before 3.11), never to a same-named function of an outer scope."""
+    module = node("m", "module", "m", 1, 40)
+    run = node("m.run", "function", "run", 2, 3)  # an @overload stub; the implementation is at line 30
+    cls = node("m.C", "class", "C", 5, 20)
+    prop = node("m.C.run", "method", "run", 6, 8)  # the getter; the setter is at line 10
+    made = node("m.f.Made", "class", "Made", 22, 24)  # the class of an `if`'s first branch; the else's is at 26
+    size = node("m.f.Made.size", "method", "size", 23, 24)
+    f = node("m.f", "function", "f", 21, 28)
+    nodes = FileNodes(module, [run, cls, prop, f, made, size])
+    assert nodes.node_for(Code("m.py", "run", "run", 30)) is run
+    assert nodes.node_for(Code("m.py", "run", "C.run", 10)) is prop
+    assert nodes.node_for(Code("m.py", "run", "run", 10)) is prop  # before 3.11: the holder's name, not m.run
+    assert nodes.node_for(Code("m.py", "size", "f.<locals>.Made.size", 27)) is size
+    assert nodes.node_for(Code("m.py", "Made", "f.<locals>.Made", 26)) is made
+    assert nodes.node_for(Code("m.py", "other", "C.other", 12)) is cls
+
+
 def test_own_text_leaves_out_nested_definitions_blank_lines_and_comments() -> None:
     module = node("m", "module", "m", 1, 10)
     f = node("m.f", "function", "f", 2, 6)

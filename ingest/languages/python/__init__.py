@@ -150,7 +150,8 @@ class PythonLanguage:
 def _deep(scope: Scope) -> tuple:
     """What other modules infer from a scope besides its bindings: a change to it is never a shallow one."""
     return (scope.kind, scope.parent, scope.returns, scope.return_type, scope.yields, scope.fixture,
-            scope.fixture_decorator, scope.params, scope.decorators, scope.method, scope.return_args, scope.wrapped)
+            scope.fixture_decorator, scope.params, scope.decorators, scope.method, scope.return_args, scope.wrapped,
+            scope.overloads)
 
 
 def _exported(data: PyModule) -> set[str]:

@@ -13,7 +13,9 @@ Edges and their `resolution` (see ingest.facts.RESOLUTIONS):
   key=f)`, `filter`, `min`/`max` key, `functools.reduce`, `list.sort(key=f)`).
 - `inferred` (1.0): found through a variable, an annotation, an attribute, a return value, a container, a pytest
   fixture, or a parameter (what call sites pass: `def run(f): f()` called as `run(handler)` gives `run →
-  handler`).
+  handler`). A callable picked out of a container by a key kg cannot read (`handlers[name]()`) when the container
+  holds several: each at DISPATCH_CONFIDENCE (0.6), one of them runs; also when a call hands such a subscript on and
+  calls what it gives back (`ensure_sync(view_functions[endpoint])(...)`).
 - `fixture` (1.0): a test or fixture to each fixture it requests. pytest, not the test's code, calls it before the
   test: a real run-time dependency that impact and tests-for follow, but no call the function makes, so call-graph
   exports in other tools' format (`kg export callgraph --format pycg`) leave it out.
@@ -23,7 +25,10 @@ Edges and their `resolution` (see ingest.facts.RESOLUTIONS):
   call it (`threading.Thread(target=f)`), so the edge starts where it is handed over.
 - `name_only`: a method called on an object of unknown type: one edge per project class defining that method,
   confidence min(0.5, 1/n), none when n > 8 or when lists, dicts, sets, str, bytes or tuples have a method of that
-  name. A bare name bound nowhere gives one edge to the `unresolved` target `name` with confidence 0.
+  name. On an object of a known project class that lacks the method (a base from outside the project has it, as
+  werkzeug's `Client.post` for a test client subclassing it), the candidates are only the methods its project
+  subclasses find along their MRO (a mixin's `self.helper()` → the sibling base's `helper`). A bare name bound
+  nowhere gives one edge to the `unresolved` target `name` with confidence 0.
 - `dynamic` (0.2): `getattr`, `eval`, `exec`, `__import__`, `importlib.import_module`; plus, when the attribute
   or module name is a string literal that resolves, an edge to that target too.
 - Builtins: `<builtin>.len`, and methods of builtin types when the object's type is known: `<builtin>.str.join`,
@@ -50,10 +55,11 @@ is kept.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 
 from kg.ingest.facts import RESOLUTIONS, Edge, ParsedFile
-from kg.ingest.languages.core import ARGUMENT_CONFIDENCE, name_only_confidence
-from kg.ingest.languages.python.facts import Arg, Call, Import, PyModule, Scope
+from kg.ingest.languages.core import ARGUMENT_CONFIDENCE, NAME_ONLY_MAX, name_only_confidence
+from kg.ingest.languages.python.facts import UNKNOWN_KEY, Arg, Call, Import, PyModule, Scope
 from kg.ingest.languages.python.flows import Flows, Row, summarize
 from kg.ingest.languages.python.resolve import (
     BUILTINS,
@@ -71,6 +77,11 @@ from kg.ingest.languages.python.resolve import (
 DYNAMIC_BUILTINS = frozenset({"getattr", "eval", "exec", "__import__"})
 DYNAMIC_EXTERNALS = frozenset({"importlib.import_module"})
 OVERRIDE_CONFIDENCE = 0.8
+# A callable picked out of a container by a key kg cannot read (`self.view_functions[rule.endpoint]()`): one of the
+# container's n callables runs, so each is a candidate. Not 1/n: the container holds exactly these (no guess by
+# name), and for a dispatch table most of them do run through this one call (flask's `dispatch_request` reaches 252
+# of its 307 view functions in its own tests), so they stay in the PyCG export (0.6) but below certain edges.
+DISPATCH_CONFIDENCE = 0.6
 DYNAMIC_CONFIDENCE = 0.2
 _RANK = {r: i for i, r in enumerate(RESOLUTIONS)}
 # Methods of builtin containers and strings: called on an object of unknown type, they are not guessed.
@@ -92,7 +103,12 @@ _CALLBACKS = {"map": ((0,), ()), "filter": ((0,), ()), "sorted": ((), ("key",)),
 _NO_CALLBACK = frozenset(BUILTINS) - {n for n in _CALLBACKS if "." not in n}
 # Library functions that only copy metadata from or pass on the functions they get (a decorator's
 # `update_wrapper(wrapper, f)` would otherwise hand every decorated function over at each decoration).
-_NO_CALLBACK_EXTERNALS = frozenset({"functools.update_wrapper", "functools.wraps", "typing.cast"})
+_NO_CALLBACK_EXTERNALS = frozenset({"functools.update_wrapper", "functools.wraps", "typing.cast",
+                                    "asyncio.iscoroutinefunction"})
+# Library modules whose functions only look at what they get (`inspect.iscoroutinefunction(f)`,
+# `typing.get_type_hints`):
+# flask's `ensure_sync(func)` asks inspect about every view function, which is no call of it.
+_NO_CALLBACK_MODULES = ("inspect.", "typing.")
 
 
 def _strongest(edges: Mapping[tuple, Edge], edge: Edge) -> bool:
@@ -140,14 +156,31 @@ class EdgeMaker:
                     yield from self.constructor_edges(call, name, "implicit")
             return
         followed = False
+        dispatched = self.dispatched(call, values)
         for value, label in values:
             kind, name = value
             if kind in ("func", "class", "instance", "wrapper"):
                 followed = True
+            if value in dispatched:
+                for edge in self.value_edges(call, value, label):
+                    yield replace(edge, confidence=min(edge.confidence, DISPATCH_CONFIDENCE))
+                continue
             yield from self.value_edges(call, value, label)
         yield from self.override_edges(call, found)
         if not followed and not decorated and not any(v[0] == "builtin" and v[1] in _NO_CALLBACK for v, _ in values):
             yield from self.argument_edges(call, values)
+
+    def dispatched(self, call: Call, values: Resolved) -> set[Value]:
+        """The callables a call picks one of by a key kg cannot read, when there are several: `handlers[name]()`,
+        or `ensure_sync(view_functions[endpoint])(...)` (a call's result that is what such a subscript gave)."""
+        if len(call.chain) < 2 or call.chain[-1] not in (UNKNOWN_KEY, "()"):
+            return set()
+        callables = {v for v, _ in values if v[0] in ("func", "class", "wrapper")}
+        if call.chain[-1] == "()":
+            picked = {v for arg in call.callee_args if arg.chain[-1] == UNKNOWN_KEY and arg.name not in ("*", "**")
+                      for v, _ in self.values(arg.chain, call.scope, call.line)}
+            callables &= picked
+        return callables if len(callables) > 1 else set()
 
     def decorated_by_wrapper(self, call: Call) -> set[Value]:
         """For a call of its decorator's first parameter in a wrapper (`def timed(fn): def wrapper(*a): return
@@ -283,8 +316,8 @@ class EdgeMaker:
 
     def argument_edges(self, call: Call, callee: Resolved) -> Iterator[Edge]:
         """Functions handed to code kg cannot follow: it may call them (0.5)."""
-        if not callee or all(v[0] == "bmethod" or (v[0] == "external" and v[1] in _NO_CALLBACK_EXTERNALS)
-                             for v, _ in callee):
+        if not callee or all(v[0] == "bmethod" or (v[0] == "external" and (
+                v[1] in _NO_CALLBACK_EXTERNALS or v[1].startswith(_NO_CALLBACK_MODULES))) for v, _ in callee):
             return
         for arg in call.args:
             if "()" in arg.chain or arg.chain[0] in ("<lit>", "<str>", "?") or arg.chain[0].startswith("="):
@@ -298,14 +331,17 @@ class EdgeMaker:
             yield Edge("CALLS", call.scope, call.chain[0], "unresolved", call.line, "name_only", 0.0)
             return
         attr = call.chain[-1]
-        if len(call.chain) < 2 or attr in ("()",) or attr.startswith("[") or name != attr or attr in BUILTIN_METHODS:
+        hint, _, receiver = name.partition(SEP)
+        if len(call.chain) < 2 or attr in ("()",) or attr.startswith("[") or hint != attr or attr in BUILTIN_METHODS:
             return
-        candidates = self.res.index.classes_with_method(attr)
+        if receiver:  # an object of a known class that lacks the method: only a subclass's can run
+            candidates = self.subclass_methods(receiver, attr)
+        else:
+            candidates = [f"{cls}.{attr}" for cls in self.res.index.classes_with_method(attr)]
         confidence = name_only_confidence(len(candidates))
         if confidence is None:
             return
-        for cls in candidates:
-            method = f"{cls}.{attr}"
+        for method in candidates:
             _info, scope = self.res.scope(method)
             wrappers = [v for v, _ in self.res.definition(method, 0, 0) if v[0] == "wrapper"] if (
                 scope is not None and scope.decorators) else []
@@ -313,6 +349,23 @@ class EdgeMaker:
                 yield from self.function_edges(call, value, "name_only", confidence)
             if not wrappers:
                 yield Edge("CALLS", call.scope, method, "symbol", call.line, "name_only", confidence)
+
+    def subclass_methods(self, cls: str, attr: str) -> list[str]:
+        """The methods `attr` the project subclasses of `cls` find along their MRO (memoized per flow table: a base
+        class of django's has hundreds of subclasses; more than NAME_ONLY_MAX of them draw no edge anyway)."""
+        subclasses = self.flows.subclasses(cls, self.reads)
+        key = (cls, attr)
+        found = self.flows.subclass_methods.get(key)
+        if found is None:
+            methods: set[str] = set()
+            for sub in subclasses:
+                owner, values = self.res.find_member("instance", sub, attr, 0)
+                if owner is not None and any(function_of(v) for v, _ in values):
+                    methods.add(f"{owner}.{attr}")
+                    if len(methods) > NAME_ONLY_MAX:
+                        break
+            found = self.flows.subclass_methods[key] = sorted(methods)
+        return found
 
     def dynamic_targets(self, call: Call, name: str) -> Iterator[Edge]:
         if not call.literal:

@@ -32,6 +32,7 @@ from kg.ingest.languages.python.facts import (
     Call,
     Chain,
     Import,
+    Overload,
     Param,
     PyModule,
     Scope,
@@ -227,6 +228,8 @@ class _ScopeBuilder:
         self.decorators: tuple[Chain, ...] = ()
         self.decorator_args: tuple[tuple[Arg, ...], ...] = ()
         self.method = ""
+        self.stub = False  # an `@overload` stub: its signature goes to the implementation, it is no scope itself
+        self.overloads: list[Overload] = []
         self.self_name = ""  # methods: name of the first parameter bound to the instance / class
         self.cls: _ScopeBuilder | None = None  # methods: the class they belong to
         self.cond = 0  # > 0 while inside a conditional part of the scope's code
@@ -240,7 +243,7 @@ class _ScopeBuilder:
                      wrapped=self.wrapped, yields=tuple(self.yields), fixture=self.fixture,
                      fixture_decorator=self.fixture_decorator, params=tuple(self.params), decorators=self.decorators,
                      decorator_args=self.decorator_args, method=self.method, return_args=tuple(self.return_args),
-                     items=tuple(self.items))
+                     items=tuple(self.items), overloads=tuple(self.overloads))
 
 
 class _Walker:
@@ -252,6 +255,7 @@ class _Walker:
         self.symbols: list[Symbol] = []
         self.seen_symbols: set[str] = set()
         self.scopes: list[_ScopeBuilder] = []
+        self.stub_symbols: dict[str, Symbol] = {}  # `@overload` stubs' symbols, used when no implementation follows
         self.by_qname: dict[str, _ScopeBuilder] = {}
         self.imports: list[Import] = []
         self.type_checking = 0  # > 0 inside the body of `if TYPE_CHECKING:`
@@ -265,6 +269,27 @@ class _Walker:
         self.scopes.append(scope)
         self.by_qname.setdefault(qname, scope)
         return scope
+
+    def scopes_without_stubs(self) -> list[_ScopeBuilder]:
+        """The scopes, each run of `@overload` stubs folded into the implementation that follows it (stubs with
+        none after them, as in a Protocol or an `if TYPE_CHECKING:` block, stay as they are)."""
+        stubs: dict[str, list[_ScopeBuilder]] = {}
+        for scope in self.scopes:
+            if scope.stub:
+                stubs.setdefault(scope.qname, []).append(scope)
+            elif scope.qname in stubs:
+                scope.overloads = [Overload(tuple(s.params), s.return_type) for s in stubs.pop(scope.qname)]
+        left = {id(s) for group in stubs.values() for s in group}
+        return [s for s in self.scopes if not s.stub or id(s) in left]
+
+    def is_overload(self, chain: Chain) -> bool:
+        """`@overload`, `@typing.overload`, `@t.overload` with the name imported from typing (or typing_extensions):
+        a project's own `overload` decorator is an ordinary one."""
+        modules = ("typing", "typing_extensions")
+        if chain == ("overload",):
+            return any(i.module in modules and i.name == "overload" and i.alias == "overload" for i in self.imports)
+        return len(chain) == 2 and chain[1] == "overload" and any(
+            i.module in modules and not i.name and i.alias == chain[0] for i in self.imports)
 
     def add_symbol(self, symbol: Symbol) -> None:
         if symbol.qname not in self.seen_symbols:
@@ -525,15 +550,24 @@ class _Walker:
         body = node.child_by_field_name("body")
         is_class = node.type == "class_definition"
         kind = "class" if is_class else ("method" if scope.kind == "class" else "function")
-        self.add_symbol(Symbol(qname, name, kind, outer.start_point[0] + 1, outer.end_point[0] + 1,
-                               scope.qname or self.module, _signature(node, body), _docstring(body)))
+        chains = tuple(_plain_chain(d.named_children[0]) for d in outer.named_children
+                       if d.type == "decorator" and d.named_child_count)
+        stub = not is_class and any(self.is_overload(c) for c in chains)
+        symbol = Symbol(qname, name, kind, outer.start_point[0] + 1, outer.end_point[0] + 1,
+                        scope.qname or self.module, _signature(node, body), _docstring(body))
+        if stub:  # the implementation is the definition; a stub is one only when no implementation follows
+            self.stub_symbols.setdefault(qname, symbol)
+        else:
+            self.add_symbol(symbol)
         decorators = _decorator_names(outer)
         factory_args = self.visit_decorators(outer, scope, qname)
         bind_kind = "class" if is_class else ("prop" if decorators & _PROPERTY_DECORATORS else "func")
         self.bind(scope, Binding(name, bind_kind, (qname,), _line(node)))
         inner = self.new_scope(qname, "class" if is_class else "function", scope.qname)
-        inner.decorators = tuple(_plain_chain(d.named_children[0]) for d in outer.named_children
-                                 if d.type == "decorator" and d.named_child_count)
+        inner.stub = stub
+        if not stub and self.by_qname[qname].stub:
+            self.by_qname[qname] = inner  # nested code (`nonlocal`, `self`) belongs to the implementation
+        inner.decorators = chains
         inner.decorator_args = factory_args if any(factory_args) else ()
         inner.wrapped = not is_class and bool(decorators - _TRANSPARENT_DECORATORS)
         if not is_class and scope.kind in ("module", "class") and "fixture" in decorators:
@@ -1268,7 +1302,10 @@ def parse_module(path: str, module: str, source: bytes, lang: str = "python") ->
     except RecursionError:
         errors += 1
     loc = count_lines(source)
-    data = PyModule(is_package, tuple(s.freeze() for s in walker.scopes), tuple(walker.imports), tuple(walker.calls))
+    for symbol in walker.stub_symbols.values():
+        walker.add_symbol(symbol)  # only stubs define it
+    scopes = tuple(s.freeze() for s in walker.scopes_without_stubs())
+    data = PyModule(is_package, scopes, tuple(walker.imports), tuple(walker.calls))
     return ParsedFile(path, lang, module, loc, tuple(walker.symbols), errors, data)
 
 

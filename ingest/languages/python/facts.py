@@ -87,6 +87,15 @@ class Param:
 
 
 @dataclass(frozen=True, slots=True)
+class Overload:
+    """One `@typing.overload` stub of a function: the signature it declares and the return type it gives calls whose
+    arguments fit it. Stubs are no definitions of their own (the implementation is)."""
+
+    params: tuple[Param, ...]
+    return_type: Chain
+
+
+@dataclass(frozen=True, slots=True)
 class Import:
     scope: str  # scope qname the name is bound in
     module: str  # absolute dotted module (relative imports already resolved)
@@ -144,6 +153,7 @@ class Scope:
     method: str = ""  # functions in a class: "static" (staticmethod), "class" (classmethod), "" (plain method)
     return_args: tuple[tuple[Arg, ...], ...] = ()  # per `returns` entry: the arguments of a returned call, else ()
     items: tuple[Binding, ...] = ()  # elements put into containers named in this scope (kind "item", see Binding)
+    overloads: tuple[Overload, ...] = ()  # functions: the `@overload` stubs before the implementation, in order
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,7 @@ from collections.abc import Iterable
 
 from kg.ingest.languages.python.facts import ITER, Call, PyModule, is_subscript, subscript_key
 from kg.ingest.languages.python.resolve import (
+    BUILTIN_TYPES,
     OPAQUE,
     SEP,
     Resolved,
@@ -41,6 +42,7 @@ from kg.ingest.languages.python.resolve import (
     dedupe,
     param_key,
     params_of,
+    typed,
 )
 
 # (parameter key, value kind, value name, select, key, via: "self" for a call on `self`, DECORATED, or "")
@@ -49,6 +51,7 @@ DECORATED = "decorated"  # the `via` of a row a decoration passes (`@d def f` ca
 SUBCLASSES = "<sub>"  # the "parameter" of a class whose rows are its project subclasses
 _LITERAL_ROOTS = frozenset({"?", "<lit>", "<str>", "<bytes>", "<list>", "<dict>", "<set>", "<tuple>"})
 _USELESS = frozenset({"unknown", "opaque"})
+_ANY_TYPES = frozenset({"Any", "object", "Callable", "Protocol", "Self"})  # annotations that say nothing of methods
 _STAR_METHODS = frozenset({"get", "pop", "setdefault", "values"})
 _SYMBOLIC = frozenset({"param", "starel"})
 MAX_VALUES = 32  # different values an expansion follows further (an attribute, a call...) before it gives up
@@ -148,6 +151,8 @@ class Flows:
             entries.sort()
         # (value, budget) → (what it may be, the flows read, property getters / descriptors its own segments run)
         self.memo: dict[tuple[Value, int], tuple[Resolved, frozenset[str], tuple[str, ...]]] = {}
+        self.typed_params: dict[str, bool] = {}  # parameter key → annotated with a type from outside the project
+        self.subclass_methods: dict[tuple[str, str], list[str]] = {}  # (class, method) → subclasses' (edges.py)
 
     # -- public
     def expand(self, res: Resolver, values: Resolved, reads: set[str], accessors: list[str] | None = None) -> Resolved:
@@ -165,11 +170,32 @@ class Flows:
             if accessors is not None:
                 accessors.extend(hits)
             if not expanded:  # nothing flows in: an object of unknown type (its methods get `name_only` candidates)
+                if self.typed_outside(res, value) or any(typed(v) for v, _ in values):
+                    continue  # its type is known to be no project class's, or another value's class is known
                 segments = value[1].split(SEP)[1:]
                 hint = segments[-1] if segments and segments[-1][0] not in "([<" else ""
                 expanded = [(("unknown", hint), "inferred")]
             out.extend((v, "inferred" if label in ("local", "import", "self") else label) for v, _ in expanded)
         return dedupe(out)
+
+    def typed_outside(self, res: Resolver, value: Value) -> bool:
+        """Whether a parameter's method (`param.m`, nothing flowing in) is called on an object its annotation says
+        is of a type from outside the project or a builtin one (`file: t.TextIO`): no project class's `m` is a
+        candidate then. `Any`, `object`, a TypeVar or a protocol of the project leave it unknown."""
+        if value[0] != "param":
+            return False
+        key, *segments = value[1].split(SEP)
+        if len(segments) != 1:
+            return False
+        known = self.typed_params.get(key)
+        if known is None:
+            function, name = key.rsplit("#", 1)
+            annotation = next((p.annotation for p in params_of(res, function) if p.name == name), ())
+            found = res.chain(annotation, function) if annotation and annotation[-1] not in _ANY_TYPES else []
+            known = bool(found) and all(v[0] == "external" or (v[0] == "builtin" and v[1] in BUILTIN_TYPES)
+                                        for v, _ in found)
+            self.typed_params[key] = known
+        return known
 
     # -- expansion
     def entry(self, res: Resolver, value: Value, budget: int) -> tuple[Resolved, frozenset[str], tuple[str, ...]]:

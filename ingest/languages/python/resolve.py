@@ -87,6 +87,9 @@ BUILTINS = frozenset(dir(builtins))
 BUILTIN_TYPES = {n: getattr(builtins, n) for n in dir(builtins) if isinstance(getattr(builtins, n), type)}
 UNKNOWN: Value = ("unknown", "")
 OPAQUE: Value = ("opaque", "")
+# An object made by code outside the project (a library class or function called): nothing kg follows, but known
+# not to be of a project class, so its methods are never guessed by name (see `typed`).
+EXTERNAL_OBJECT: Value = ("opaque", "external")
 NOTHING: Value = ("", "")
 SEP = "\x00"
 _NO_CUT = 1 << 30
@@ -95,6 +98,9 @@ _PYTEST_MODULES = frozenset({"pytest", "_pytest", "pytest_asyncio"})  # whose `f
 _LITERAL_TYPES = {"<str>": "str", "<bytes>": "bytes", "<list>": "list", "<dict>": "dict", "<set>": "set",
                   "<tuple>": "tuple"}
 _OBJECT_ATTRS = frozenset(dir(object))
+# Values a function may return that `Callable` (in an `@overload` stub's return type) describes.
+_CALLABLE_KINDS = frozenset({"func", "wrapper", "class", "builtin", "external"})
+_SCALARS = frozenset({"str", "bytes", "int", "float", "bool"})  # annotations that take no function
 # What calling a builtin returns, when it is an object of a builtin type.
 _BUILTIN_RESULTS = {"str": "str", "repr": "str", "format": "str", "bytes": "bytes", "list": "list", "dict": "dict",
                     "set": "set", "frozenset": "frozenset", "tuple": "tuple", "sorted": "list", "int": "int",
@@ -108,11 +114,18 @@ _ELEMENT_METHODS = frozenset({"get", "pop", "setdefault", "popitem", "popleft", 
 _SELF_METHODS = frozenset({"copy", "values"})
 # Library functions whose result is one of their arguments (by position): partial(f) calls f, cast(T, x) is x,
 # update_wrapper(wrapper, wrapped) is the wrapper.
-_PASS_THROUGH = {"functools.partial": 0, "typing.cast": 1, "functools.update_wrapper": 0}
+_PASS_THROUGH = {"functools.partial": 0, "typing.cast": 1, "functools.update_wrapper": 0, "copy.copy": 0,
+                 "copy.deepcopy": 0, "dataclasses.replace": 0}
 
 
 def weaker(a: str, b: str) -> str:
     return a if _RANK[a] >= _RANK[b] else b
+
+
+def typed(value: Value) -> bool:
+    """Whether a value says its object is of no project class kg could guess a method of: made outside the project,
+    or of a known project class that lacks the method (`("unknown", "method\\0class")`, see `Resolver.member`)."""
+    return value == EXTERNAL_OBJECT or (value[0] == "unknown" and SEP in value[1])
 
 
 def dedupe(values: Resolved) -> Resolved:
@@ -125,6 +138,10 @@ def dedupe(values: Resolved) -> Resolved:
             seen[v] = r
     known = [(v, r) for v, r in seen.items() if v[0] not in ("unknown", "opaque")]
     if known:
+        if len(known) < len(seen) and all(v[0] == "param" for v, _ in known):
+            # symbolic values may turn out to be nothing: keep what a known receiver's class said (`client.post`
+            # on a fixture's FlaskClient, werkzeug's method), so that no guess by name replaces it (flows.expand)
+            known += [(v, r) for v, r in seen.items() if typed(v)]
         return known
     return list(seen.items())
 
@@ -574,7 +591,7 @@ class Resolver:
         """The value of a definition's decorator expression (a factory called with its own arguments)."""
         chain = scope.decorators[index]
         args = scope.decorator_args[index] if index < len(scope.decorator_args) else ()
-        if args and chain[-1] == "()":
+        if chain[-1] == "()":  # a factory called with these arguments (none is a known count too)
             return [r for v, lab in self.chain(chain[:-1], enclosing, depth) for r in
                     self.call_result(v, lab, depth, args, enclosing, 0)]
         return self.chain(chain, enclosing, depth)
@@ -634,12 +651,14 @@ class Resolver:
             found = [(v, r, ("self", rv[1]) if rv[0] == "instance" and lab == "self" else rv)
                      for rv, lab in self.chain(chain[:-1], call.scope, 0, call.line, accessors)
                      for v, r in self.step(rv, lab, chain[-1], 1, accessors)]
-        elif len(chain) >= 2 and chain[-1] == "()" and call.callee_args:
+        elif len(chain) >= 2 and chain[-1] == "()":
             found = [(v, r, NOTHING) for fv, lab in self.chain(chain[:-1], call.scope, 0, call.line, accessors)
                      for v, r in self.call_result(fv, lab, 1, call.callee_args, call.scope, call.line)]
         else:
             found = [(v, r, NOTHING) for v, r in self.chain(chain, call.scope, 0, call.line, accessors)]
         kept = {(v, k) for v, _, k in found if v[0] not in ("unknown", "opaque")}
+        if kept and all(v[0] == "param" for v, _ in kept):  # as in `dedupe`: a known receiver's class counts
+            kept |= {(v, k) for v, _, k in found if typed(v)}
         best: dict[tuple[Value, Value], str] = {}
         for v, r, k in found:
             if (not kept or (v, k) in kept) and ((v, k) not in best or _RANK[r] < _RANK[best[(v, k)]]):
@@ -725,6 +744,8 @@ class Resolver:
             return [(("emethod", f"{segment}{SEP}{name}"), label)]
         if kind == "builtin" and name in BUILTIN_TYPES and "." not in name and hasattr(BUILTIN_TYPES[name], segment):
             return [(("builtin", f"{name}.{segment}"), label)]
+        if value == EXTERNAL_OBJECT and segment[0] not in "[<":  # a library object's attribute: the library's
+            return [(EXTERNAL_OBJECT, label)]
         if kind == "func" and segment and self.is_wrapped(name):
             # `@click.command() def cli(): ...` then `cli.main()`: a decorator from outside made `cli` some object
             # of a type kg cannot see; its methods get the candidates of any object of unknown type.
@@ -736,10 +757,11 @@ class Resolver:
         return scope is not None and scope.wrapped
 
     # -- what calling something gives
-    def call_result(self, value: Value, label: str, depth: int, args: tuple[Arg, ...] = (), scope: str = "",
-                    line: int = 0) -> Resolved:
-        """What calling `value` gives. With the call's `args` (evaluated in `scope`), a function's parameters that
-        it returns are replaced by what this call passes (so `identity(f)` is `f` here, whatever others pass)."""
+    def call_result(self, value: Value, label: str, depth: int, args: tuple[Arg, ...] | None = None,
+                    scope: str = "", line: int = 0) -> Resolved:
+        """What calling `value` gives. With the call's `args` (evaluated in `scope`; None: not known), a function's
+        parameters that it returns are replaced by what this call passes (so `identity(f)` is `f` here, whatever
+        others pass), and its `@overload` stubs narrow the result (see `overloaded`)."""
         kind, name = value
         label = weaker(label, "inferred")
         if kind == "class":
@@ -748,6 +770,7 @@ class Resolver:
             results = self.results(name, "returns", depth)
             if args and any(v[0] == "param" for v, _ in results):
                 results = self.substitute(name, results, args, scope, line, depth)
+            results = self.overloaded(name, results, args, scope, line, depth)
             return [(v, weaker(r, label)) for v, r in results] or [(UNKNOWN, label)]
         if kind == "instance":
             found = self.member(value, label, "__call__", depth)
@@ -772,11 +795,11 @@ class Resolver:
             _, inner_kind, inner = name.split(SEP, 2)
             return self.call_result((inner_kind, inner), label, depth + 1, args, scope, line)
         if kind == "external":
-            positional = [a for a in args if not a.name]
+            positional = [a for a in args or () if not a.name]
             index = _PASS_THROUGH.get(name)
             if index is not None and len(positional) > index:
                 return self.chain(positional[index].chain, scope, depth + 1, line)
-            return [(OPAQUE, label)]
+            return [(EXTERNAL_OBJECT, label)]
         if kind == "prop":
             return [(OPAQUE, label)]
         if kind in ("unknown", "param"):
@@ -815,7 +838,8 @@ class Resolver:
                     out.extend(self.chain(chain, function, depth + 1))
         finally:
             self.active.pop(("results", key), None)
-        out = [(v, weaker(r, "inferred")) for v, r in dedupe(out) if v[0] not in ("unknown", "opaque")]
+        out = [(v, weaker(r, "inferred")) for v, r in dedupe(out) if v[0] not in ("unknown", "opaque") or
+               v == EXTERNAL_OBJECT]
         if self.done(token):
             self.index.results[key] = out
         return out
@@ -850,6 +874,128 @@ class Resolver:
                 current = dedupe([r for v, lab in current for r in self.step(v, lab, segment, depth + 1)])
             out.extend((v, weaker(r, label)) for v, r in current)
         return dedupe(out)
+
+    def overloaded(self, function: str, values: Resolved, args: tuple[Arg, ...] | None, scope: str, line: int,
+                   depth: int) -> Resolved:
+        """What a call of `function` with `args` returns (`values`, from its implementation) narrowed by the
+        function's `@overload` stubs, as a type checker reads them: the first stub whose parameters fit the
+        arguments declares the result (with the stubs before it that may fit, when an argument's type is not known;
+        every stub when the arguments are not known, as in `load(x).run()`). A declared class keeps the instances
+        of it (or of subclasses) among `values`, else gives one; a declared `Callable` keeps what can be called as
+        a function. When no stub fits, or one declares what kg cannot read (`Any`, a TypeVar), the implementation
+        decides. `@click.command()` returns the decorator, not the Command its `@overload def command(name:
+        Callable) -> Command` stub declares for `@click.command`."""
+        _info, fscope = self.scope(function)
+        if fscope is None or not fscope.overloads:
+            return values
+        bound = fscope.method in ("", "class") and self.is_method(function)
+        declared: list[Chain] = []
+        for stub in fscope.overloads:
+            fit = self.fits(stub.params, args, bound, function, scope, line, depth)
+            if fit is not False:
+                declared.append(stub.return_type)
+            if fit is True:
+                break
+        classes: list[str] = []
+        callable_ = False
+        for chain in declared:
+            kind = self.annotation_kind(chain, function, depth)
+            if kind == "":
+                return values
+            if kind == "callable":
+                callable_ = True
+            else:
+                classes.append(kind)
+        if not declared:
+            return values
+        kept = [(v, r) for v, r in values if (callable_ and v[0] in _CALLABLE_KINDS) or (
+            v[0] == "instance" and any(c in self.mro(v[1], depth + 1) for c in classes))]
+        made = {c for v, _ in kept if v[0] == "instance" for c in classes if c in self.mro(v[1], depth + 1)}
+        kept += [(("instance", c), "inferred") for c in classes if c not in made]
+        return kept or values
+
+    def fits(self, params: Sequence[Param], args: tuple[Arg, ...] | None, bound: bool, function: str, scope: str,
+             line: int, depth: int) -> bool | None:
+        """Whether a call's arguments fit a signature: True, False, or None when what is not known (the arguments,
+        an argument's type) could tell. Counts and keyword names decide first; then the annotations kg can read: a
+        builtin scalar (`str`, `Optional[str]`) takes no function, a `Callable` takes no string or container
+        literal."""
+        if args is None or any(a.name in ("*", "**") for a in args):
+            return None
+        params = list(params)
+        if bound and params and params[0].kind in ("pos", "arg"):
+            params = params[1:]
+        positional = [p for p in params if p.kind in ("pos", "arg")]
+        by_name = {p.name: p for p in params if p.kind in ("arg", "kw")}
+        has_star, has_dstar = any(p.kind == "star" for p in params), any(p.kind == "dstar" for p in params)
+        pairs: list[tuple[Param, Arg]] = []
+        filled: set[str] = set()
+        index = 0
+        for arg in args:
+            if not arg.name:
+                if index < len(positional):
+                    pairs.append((positional[index], arg))
+                    filled.add(positional[index].name)
+                elif not has_star:
+                    return False
+                index += 1
+            elif arg.name in by_name and arg.name not in filled:
+                pairs.append((by_name[arg.name], arg))
+                filled.add(arg.name)
+            elif arg.name in filled or not has_dstar:
+                return False
+        if any(p.kind in ("pos", "arg", "kw") and not p.default and p.name not in filled for p in params):
+            return False
+        verdict: bool | None = True
+        for param, arg in pairs:
+            accepts = self.accepts(param.annotation, arg.chain, function, scope, line, depth)
+            if accepts is False:
+                return False
+            if accepts is None:
+                verdict = None
+        return verdict
+
+    def accepts(self, annotation: Chain, arg: Chain, function: str, scope: str, line: int,
+                depth: int) -> bool | None:
+        """Whether a parameter annotated `annotation` takes the argument `arg`, when kg can tell."""
+        if not annotation or annotation[-1] in ("Any", "object"):
+            return True
+        literal = len(arg) == 1 and arg[0] in _LITERAL_TYPES
+        definition = arg[0].startswith(("=", "<lambda"))
+        if len(annotation) == 1 and annotation[0] in _SCALARS:
+            if definition:
+                return False
+            if literal:
+                return _LITERAL_TYPES[arg[0]] == annotation[0]
+            values = self.chain(arg, scope, depth + 1, line) if scope else []
+            if values and all(v[0] in ("func", "class", "wrapper") for v, _ in values):
+                return False
+            return None
+        if self.annotation_kind(annotation, function, depth) == "callable":
+            return False if literal else True if definition else None
+        return None
+
+    def annotation_kind(self, chain: Chain, function: str, depth: int) -> str:
+        """What an annotation read in `function`'s module declares: a project class (its qname), "callable"
+        (`Callable[...]`, also through an alias `F = Callable[..., Any]`), or "" (what kg does not follow)."""
+        for _ in range(3):
+            if not chain:
+                return ""
+            found = self.chain(chain, function, depth + 1)
+            if any(v[0] == "external" and v[1].rsplit(".", 1)[-1] == "Callable" and v[1].split(".", 1)[0] in (
+                    "typing", "collections", "typing_extensions") for v, _ in found):
+                return "callable"
+            classes = {v[1] for v, _ in found if v[0] == "class"}
+            if len(classes) == 1 and len(found) == 1:
+                return classes.pop()
+            # a module-level alias of a subscripted type (`_AnyCallable = t.Callable[..., t.Any]`): its head
+            info, _scope = self.scope(function)
+            entries = info.names.get(info.parsed.module, {}).get(chain[0], ()) if len(chain) == 1 else ()
+            aliases = [e for e in entries if isinstance(e, Binding) and e.kind == "alias"]
+            if len(aliases) != 1 or len(entries) != 1:
+                return ""
+            chain = tuple(s for s in aliases[0].chain if not is_subscript(s))
+        return ""
 
     def is_method(self, function: str) -> bool:
         info, scope = self.scope(function)
@@ -1119,7 +1265,11 @@ class Resolver:
                     accessors.extend(v[1] for v in fallback)
                 return [r for v in fallback for r in self.call_result(v, label, depth + 1)]
         if owner is None:
-            return [(OPAQUE if kind == "super" or found else ("unknown", attr), label)]
+            if kind == "super" or found:
+                return [(OPAQUE, label)]
+            # not on the class nor its project ancestors: a base from outside may have it, or a subclass the object
+            # may be of; `name_only` guesses are made among the subclasses only (see edges.unknown_edges)
+            return [(("unknown", f"{attr}{SEP}{cls}"), label)]
         if kind == "super":
             step_label = "super"
         elif label == "self" and owner != cls:

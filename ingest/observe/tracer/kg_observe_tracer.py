@@ -115,7 +115,7 @@ def _importing_another(frame) -> bool:
 
 def _on_call(frame, event, arg):  # sys.settrace: called for 'call' events only, since it returns None
     files = _files
-    if files is None:  # the interpreter is shutting down and has cleared this module's globals
+    if files is None or not _active:  # shutting down (globals cleared), or a thread still tracing after the end
         return None
     code = frame.f_code
     name = code.co_filename
@@ -307,7 +307,7 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     for i in range(0, len(rows), 5000):
         _write({"t": "edges", "rows": rows[i:i + 5000]})
     _write({"t": "end", "exitstatus": int(exitstatus), "tests": _ran})
-    _out.flush()
+    _out.close()  # left open, it was closed at exit with a ResourceWarning printed under the suite's output
 
 
 if _TRACE_DIR:
