@@ -1,6 +1,7 @@
 """Ingestion benchmark: kg on pinned PyPI sdists (flask, requests, django), against GitNexus on the same trees.
 
     .venv/bin/python -m bench.ingest [--corpus flask,requests,django] [--updates 30] [--no-gitnexus] [--json]
+    .venv/bin/python -m bench.ingest --corpus django --pairs 3      # only kg vs GitNexus, interleaved same-run pairs
 
 For each corpus it prints code files, lines, the graph's nodes and edges, parse-only time, a clean ingest's wall
 time and peak RSS (each measured in a fresh child process so nothing leaks across corpora), the Neo4j JVM's RSS
@@ -30,12 +31,13 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 REPO_ROOT = BENCH.parent
-CORPORA = {"flask": "3.0.3", "requests": "2.32.3", "django": "5.0.6"}
+CORPORA = {"flask": "3.0.3", "requests": "2.32.3", "django": "5.1.4"}
 REPO_PREFIX = "bench-"
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -391,10 +393,12 @@ def run_measured(cmd: list[str], timeout: float, cwd: Path | None = None, stdout
     tree), the sampled peak of the whole tree's summed RSS, and the CPU others used meanwhile (a shared machine)."""
     jvm_pid = (jvm_memory() or {}).get("pid")
     busy_before, jvm_before = machine_busy_s(), process_cpu_s(jvm_pid)
+    load_before = Path("/proc/loadavg").read_text().split()[:3]
     began = time.perf_counter()
     process = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr, env=env,
                                start_new_session=True)
     peak: list[Any] = [0, []]
+    with_jvm = [0, 0]  # the peak of the tree's RSS plus the Neo4j JVM's at the same moment; the JVM's own peak
     done = threading.Event()
 
     def sample() -> None:
@@ -402,6 +406,8 @@ def run_measured(cmd: list[str], timeout: float, cwd: Path | None = None, stdout
             total, parts = tree_rss_kb(process.pid)
             if total > peak[0]:
                 peak[:] = [total, parts]
+            jvm = rss_kb(jvm_pid)
+            with_jvm[:] = [max(with_jvm[0], total + jvm), max(with_jvm[1], jvm)]
             done.wait(0.1)
 
     def expire() -> None:
@@ -428,7 +434,19 @@ def run_measured(cmd: list[str], timeout: float, cwd: Path | None = None, stdout
     return {"returncode": process.returncode, "wall_s": round(wall, 3), "maxrss_kb": usage.ru_maxrss,
             "tree_peak_kb": peak[0], "tree_at_peak": peak[1], "user_s": round(usage.ru_utime, 2),
             "sys_s": round(usage.ru_stime, 2), "machine_cpu_s": round(machine, 1), "jvm_cpu_s": round(jvm, 1),
-            "other_cpu_s": round(machine - own - jvm, 1)}
+            "other_cpu_s": round(machine - own - jvm, 1), "tree_with_jvm_peak_kb": with_jvm[0],
+            "jvm_peak_kb": with_jvm[1], "load_before": load_before,
+            "load_after": Path("/proc/loadavg").read_text().split()[:3]}
+
+
+def rss_kb(pid: int | None) -> int:
+    if pid is None:
+        return 0
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * PAGE // 1024
+    except OSError:
+        return 0
 
 
 def run_child(mode: str, out: Path, timeout: float, *args: str) -> dict[str, Any]:
@@ -792,6 +810,116 @@ def render_targets(results: dict[str, Any]) -> list[str]:
     return out
 
 
+# ── same-run pairs: kg vs GitNexus, interleaved ──────────────────────────────────────────────────────────────────
+
+
+def kg_version() -> str:
+    """The commit of the kg checkout being measured (`+dirty` when it has uncommitted changes)."""
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True)
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO_ROOT,
+                           capture_output=True, text=True)
+    return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "") if head.returncode == 0 else "unknown"
+
+
+def kg_pair_run(tree: Path, repo: str, work: Path, timeout: float) -> dict[str, Any]:
+    """One clean `kg ingest TREE --repo REPO --json` as a user runs it: the repo forgotten and an empty parse cache
+    first (neither timed); wall time, the client's peak, and the Neo4j JVM's RSS sampled alongside."""
+    forget(repo)
+    cache = work / "kg-cache"
+    shutil.rmtree(cache, ignore_errors=True)
+    out = work / "kg-ingest.json"
+    env = {**os.environ, "KG_CACHE_DIR": str(cache)}
+    cmd = [str(Path(sys.executable).parent / "kg"), "ingest", str(tree), "--repo", repo, "--json"]
+    with out.open("wb") as stdout:
+        measured = run_measured(cmd, timeout, cwd=REPO_ROOT, stdout=stdout, stderr=subprocess.DEVNULL, env=env)
+    try:
+        report = json.loads(out.read_text())
+    except ValueError:
+        report = {}
+    measured["report"] = {k: report.get(k) for k in ("seconds", "files", "documents", "symbols", "edges", "phases")}
+    return measured
+
+
+def run_pairs(name: str, version: str, source: Path, pairs: int, work: Path, timeout: float,
+              extra_args: list[str], repo: str, done: Callable[[list[dict[str, Any]]], None]) -> list[dict[str, Any]]:
+    """`pairs` interleaved runs, kg then GitNexus, each on its own fresh copy of the corpus; `done` gets the pairs
+    so far after each one (a run cut short keeps what it measured)."""
+    kg_tree = work / "kg" / f"{name}-{version}"
+    shutil.copytree(source, kg_tree, ignore=shutil.ignore_patterns(".complete"))
+    out = []
+    for i in range(pairs):
+        log(f"{name} pair {i + 1}/{pairs}: kg")
+        kg = kg_pair_run(kg_tree, repo, work, timeout)
+        log(f"{name} pair {i + 1}/{pairs}: kg {kg['wall_s']:.1f} s (exit {kg['returncode']}); GitNexus")
+        gn_work = work / f"gitnexus-{i}"
+        gn_tree = gn_work / f"{name}-{version}"
+        shutil.copytree(source, gn_tree, ignore=shutil.ignore_patterns(".complete"))
+        gn = gitnexus_run(gn_tree, gn_work, timeout, extra_args)
+        log(f"{name} pair {i + 1}/{pairs}: GitNexus {gn['wall_s']:.1f} s (exit {gn['returncode']})")
+        shutil.rmtree(gn_work, ignore_errors=True)
+        out.append({"kg": kg, "gitnexus": gn})
+        done(out)
+    return out
+
+
+def render_pairs(results: dict[str, Any]) -> str:
+    env = results["environment"]
+    gn = results.get("gitnexus", {})
+    out = [f"kg vs GitNexus, same-run interleaved pairs (kg first) — {env['when']} — {env['cpus']} CPUs, "
+           f"{env['memory_gb']} GB, shared machine",
+           f"kg {results['kg_version']}: `kg ingest DIR --repo R --json` (repo forgotten, parse cache emptied before "
+           f"each run; Neo4j at {env['neo4j']})",
+           f"GitNexus {gn.get('version', '–')} on Node {gn.get('node', '–')}: `npx gitnexus "
+           + " ".join(GITNEXUS_ARGS).replace("{path}", "DIR") + "` on a fresh git-committed copy each run",
+           f"command: {env['command']}", ""]
+    headers = ["pair", "load kg", "kg s", "load GN", "GN s", "kg/GN time", "kg client MB", "JVM MB", "kg+JVM MB",
+               "GN MB", "kg+JVM/GN mem", "kg client/GN mem"]
+    for name, pairs in results["pairs"].items():
+        out.append(f"{name} {results['corpora_versions'][name]}:")
+        rows, cols = [], {h: [] for h in headers[1:]}
+        for i, pair in enumerate(pairs, 1):
+            kg, g = pair["kg"], pair["gitnexus"]
+            ok = kg["returncode"] == 0 and g["returncode"] == 0
+            values = {"load kg": float(kg["load_before"][0]), "kg s": kg["wall_s"],
+                      "load GN": float(g["load_before"][0]), "GN s": g["wall_s"],
+                      "kg client MB": kg["tree_peak_kb"] / 1024, "JVM MB": kg["jvm_peak_kb"] / 1024,
+                      "kg+JVM MB": kg["tree_with_jvm_peak_kb"] / 1024, "GN MB": g["tree_peak_kb"] / 1024}
+            if ok:
+                values["kg/GN time"] = kg["wall_s"] / g["wall_s"]
+                values["kg+JVM/GN mem"] = kg["tree_with_jvm_peak_kb"] / g["tree_peak_kb"]
+                values["kg client/GN mem"] = kg["tree_peak_kb"] / g["tree_peak_kb"]
+            for k, v in values.items():
+                cols[k].append(v)
+            rows.append([str(i)] + [_pair_cell(h, values.get(h)) for h in headers[1:]]
+                        + ([] if ok else [f"kg exit {kg['returncode']}, GitNexus exit {g['returncode']}"]))
+        for label, pick in (("min", min), ("median", statistics.median)):
+            rows.append([label] + [_pair_cell(h, pick(cols[h]) if cols[h] else None) for h in headers[1:]])
+        out.extend("  " + line for line in table(headers, rows).splitlines())
+        for i, pair in enumerate(pairs, 1):
+            report = pair["kg"].get("report") or {}
+            if report.get("phases"):
+                out.append(f"  pair {i} kg phases (s): " + ", ".join(f"{k} {v:.1f}" for k, v in
+                                                                      report["phases"].items()))
+        out.append("")
+    out.append("load: 1-minute load average before each run (2 cores) · kg client MB: peak summed RSS of the `kg` "
+               "process tree · JVM MB: the Neo4j JVM's peak RSS sampled during the kg run · kg+JVM: their peak sum "
+               "at one moment · GN MB: peak summed RSS of GitNexus' process tree (npx included), sampled every 0.1 s "
+               "· ratios per pair; min and median over the pairs.")
+    return "\n".join(out)
+
+
+def _pair_cell(header: str, value: float | None) -> str:
+    if value is None:
+        return "–"
+    if header.startswith("load"):
+        return f"{value:.1f}"
+    if "/" in header:
+        return f"{value:.2f}"
+    if header.endswith(" s"):
+        return f"{value:.1f}"
+    return f"{value:,.0f}"
+
+
 # ── main ─────────────────────────────────────────────────────────────────────────────────────────────────────────
 
 
@@ -804,6 +932,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds allowed to each series of updates; a series stops early past it")
     parser.add_argument("--seed", type=int, default=20240601)
     parser.add_argument("--no-gitnexus", action="store_true", help="skip GitNexus")
+    parser.add_argument("--pairs", type=int, default=0,
+                        help="only time N interleaved same-run pairs per corpus: `kg ingest` then GitNexus")
     parser.add_argument("--gitnexus-from", type=Path,
                         help="reuse the GitNexus figures of an earlier run's --save file instead of running it")
     parser.add_argument("--gitnexus-arg", action="append", default=[], help="extra argument for gitnexus analyze")
@@ -861,6 +991,29 @@ def main(argv: list[str] | None = None) -> int:
         if "error" in results["gitnexus"]:
             log(results["gitnexus"]["error"])
             gitnexus = False
+
+    if args.pairs:
+        if "error" in results.get("gitnexus", {"error": "--no-gitnexus"}):
+            parser.error("--pairs needs GitNexus: " + results.get("gitnexus", {}).get("error", "--no-gitnexus"))
+        results["kg_version"] = kg_version()
+        results["pairs"], results["corpora_versions"] = {}, {}
+        work = Path(tempfile.mkdtemp(prefix="kg-bench-pairs-"))
+        try:
+            for name in names:
+                results["corpora_versions"][name] = CORPORA[name]
+                def save(pairs: list[dict[str, Any]], name: str = name) -> None:
+                    results["pairs"][name] = pairs
+                    if args.save:
+                        args.save.write_text(json.dumps(results, indent=1))
+
+                run_pairs(name, CORPORA[name], sdist(name, CORPORA[name]), args.pairs, work / name, args.timeout,
+                          args.gitnexus_arg, args.repo_prefix + name, save)
+        finally:
+            for name in names:
+                forget(args.repo_prefix + name)
+            shutil.rmtree(work, ignore_errors=True)
+        print(json.dumps(results, indent=1) if args.json else render_pairs(results))
+        return 0
 
     work = Path(tempfile.mkdtemp(prefix="kg-bench-"))
     try:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,9 +81,9 @@ class IngestReport:
 
 # The steps of a run, in order, as they appear in IngestReport.phases (a step a run does not need is absent):
 # walk the tree; read what the graph holds (once per Ingestor); read and hash changed files; parse (cached parses
-# included); find the other files a change affects; resolve; the words of changed code files for retrieval; chunk
-# documents; write to the graph; save the cache.
-PHASES = ("walk", "graph hashes", "hash", "parse", "affected", "resolve", "words", "documents", "write", "cache save")
+# included); the words of changed code files for retrieval; find the other files a change affects; resolve; chunk
+# documents; write to the graph (on a first ingest the nodes are written during `resolve`); save the cache.
+PHASES = ("walk", "graph hashes", "hash", "parse", "words", "affected", "resolve", "documents", "write", "cache save")
 
 
 class Ingestor:
@@ -152,6 +153,8 @@ class Ingestor:
         report.parse_seconds = report.phases["parse"]
 
         code_changed = [p for p in changed if files[p].kind == "code"]
+        self._node_facts(step, code_changed, hashes, report)
+        nodes = self._write_nodes_early(step, known, report.writes)
         dependents: set[str] = set()
         if known:  # not the first ingest: other files may be affected
             with report.phase("affected"):
@@ -169,12 +172,7 @@ class Ingestor:
         step.edges = resolved
         step.reads = {p: self.state.reads[p] for p in resolved if p in self.state.reads}
         step.modules = {p: self.state.parsed[p].module for p in resolved}
-        step.parsed = {p: self.state.parsed[p] for p in code_changed}
-        step.bad_encoding = {p for p in code_changed if self.parses.get(hashes[p]).bad_encoding}
-        step.span_hashes = {p: self.parses.get(hashes[p]).span_hashes for p in code_changed}
         step.hashes = {p: hashes[p] for p in changed}
-        with report.phase("words"):
-            step.words = {p: f"{path_words(p)} {code_words(decode(self._read(p))[0])}" for p in code_changed}
         with report.phase("documents"):
             step.documents = [chunk_document(p, decode(self._read(p))[0]) for p in changed
                               if files[p].kind == "document"]
@@ -183,11 +181,16 @@ class Ingestor:
         self.progress("write", 0, 1)
         try:
             with report.phase("write"):
-                self.writer.put_repo(str(self.root), self.role)
-                # One transaction when it fits comfortably in Neo4j's transaction memory, else UNWIND batches;
-                # either way the content hashes are written last, so a failure leaves the changed files to be redone.
-                self.writer.write(step, one_transaction=len(changed) + len(deleted) + len(dependents) <= SMALL_CHANGE,
-                                  timings=report.writes)
+                if nodes is not None:  # a first ingest: its nodes are written (or failed), the edges follow
+                    nodes.result()
+                    self.writer.write_edges(step, timings=report.writes)
+                else:
+                    self.writer.put_repo(str(self.root), self.role)
+                    # One transaction when it fits comfortably in Neo4j's transaction memory, else UNWIND batches;
+                    # either way the content hashes are written last, so a failure leaves the changed files to be
+                    # redone.
+                    self.writer.write(step, one_transaction=len(changed) + len(deleted) + len(dependents)
+                                      <= SMALL_CHANGE, timings=report.writes)
         except BaseException:
             self._forget_memory()  # the next run starts from what the graph holds, as a new process would
             raise
@@ -215,6 +218,32 @@ class Ingestor:
         report.deleted = len(deleted)
         report.seconds = round(time.perf_counter() - began, 3)
         return report
+
+    def _write_nodes_early(self, step: FileWrite, known: dict[str, str | None],
+                           timings: dict[str, dict[str, float]]) -> Future | None:
+        """On a first ingest (the graph holds nothing of the repository), start writing the modules, symbols and
+        DEFINES in a thread, so Neo4j works on the other core while this one resolves; None otherwise (then one
+        writer at a time: clearing and writing shared nodes from two transactions could deadlock)."""
+        step.fresh = not known and not self.store.read("ingest/repo_symbols_any", repo=self.repo)
+        if not step.fresh:
+            return None
+        require_free_space(self.store.settings, "ingest")
+        self.progress("write", 0, 1)
+        self.writer.put_repo(str(self.root), self.role)
+        writer = ThreadPoolExecutor(1, thread_name_prefix="kg-write-nodes")
+        try:
+            return writer.submit(self.writer.write_nodes, step, timings)
+        finally:
+            writer.shutdown(wait=False)  # the thread ends with its one job
+
+    def _node_facts(self, step: FileWrite, code_changed: list[str], hashes: dict[str, str],
+                    report: IngestReport) -> None:
+        """What the node writes need of the changed code files: their parses and their words for search."""
+        step.parsed = {p: self.state.parsed[p] for p in code_changed}
+        step.bad_encoding = {p for p in code_changed if self.parses.get(hashes[p]).bad_encoding}
+        step.span_hashes = {p: self.parses.get(hashes[p]).span_hashes for p in code_changed}
+        with report.phase("words"):
+            step.words = {p: f"{path_words(p)} {code_words(decode(self._read(p))[0])}" for p in code_changed}
 
     def _flow_readers(self, changed: list[str], dependents: set[str], deleted: list[str],
                       previous: dict[str, ParsedFile | None]) -> set[str]:

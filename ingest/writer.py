@@ -45,6 +45,7 @@ class FileWrite:
     deleted: set[str] = field(default_factory=set)
     hashes: dict[str, str] = field(default_factory=dict)  # path → content hash, marked last
     words: dict[str, str] = field(default_factory=dict)  # path → the file's words for full-text search
+    fresh: bool = False  # the graph holds nothing of the repository yet (a first ingest): nothing to clear
 
     def is_empty(self) -> bool:
         return not (self.parsed or self.edges or self.documents or self.deleted or self.hashes)
@@ -72,10 +73,26 @@ class GraphWriter:
         else:
             self._write(step, _Timed(self.store, timings))
 
+    def write_nodes(self, step: FileWrite, timings: dict[str, dict[str, float]] | None = None) -> None:
+        """The first half of a bulk write into a graph that holds nothing of the repository (`step.fresh`): the
+        modules, symbols and DEFINES, which need parses only, so a first ingest writes them while it resolves."""
+        assert step.fresh and not step.deleted
+        self._write_nodes(step, _Timed(self.store, timings))
+
+    def write_edges(self, step: FileWrite, timings: dict[str, dict[str, float]] | None = None) -> None:
+        """The second half, after `write_nodes`: the resolved edges, documents and, last, the content hashes."""
+        assert step.fresh
+        self._write_edges(step, _Timed(self.store, timings))
+
     def _write(self, step: FileWrite, sink: _Timed) -> None:
+        self._write_nodes(step, sink)
+        self._write_edges(step, sink)
+
+    def _write_nodes(self, step: FileWrite, sink: _Timed) -> None:
         repo = self.repo
-        cleared = sorted(set(step.edges) | set(step.parsed) | step.deleted)
-        sink.write("ingest/files_clear", [{"path": p} for p in cleared], repo=repo)
+        if not step.fresh:  # a fresh graph has nothing to clear (and these are its slowest no-ops)
+            cleared = sorted(set(step.edges) | set(step.parsed) | step.deleted)
+            sink.write("ingest/files_clear", [{"path": p} for p in cleared], repo=repo)
         if step.deleted:
             sink.write("ingest/files_delete", [{"path": p} for p in sorted(step.deleted)], repo=repo)
         files = [step.parsed[p] for p in sorted(step.parsed)]
@@ -85,10 +102,15 @@ class GraphWriter:
             sink.write("ingest/symbols_put",
                        [row for f in files for row in self._symbol_rows(f, step.span_hashes.get(f.path, {}))],
                        repo=repo)
-            sink.write("ingest/symbols_prune",
-                       [{"path": f.path, "keys": [self._key(s.qname) for s in f.symbols]} for f in files], repo=repo)
-            sink.write("ingest/defines_clear", [{"path": f.path} for f in files], repo=repo)
+            if not step.fresh:
+                sink.write("ingest/symbols_prune",
+                           [{"path": f.path, "keys": [self._key(s.qname) for s in f.symbols]} for f in files],
+                           repo=repo)
+                sink.write("ingest/defines_clear", [{"path": f.path} for f in files], repo=repo)
             sink.write("ingest/defines_put", [row for f in files for row in self._defines_rows(f)])
+
+    def _write_edges(self, step: FileWrite, sink: _Timed) -> None:
+        repo = self.repo
         internal, external = self._edge_rows(step)
         sink.write("ingest/edges_internal_put", internal)
         sink.write("ingest/edges_external_put", external)

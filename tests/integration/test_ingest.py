@@ -302,6 +302,8 @@ def test_the_report_says_where_the_time_went(store: Store, tmp_path: Path) -> No
     assert clean.writes["ingest/modules_put"]["rows"] == modules == clean.files
     assert clean.writes["ingest/symbols_put"]["rows"] == clean.symbols
     assert clean.writes["ingest/symbols_put"]["calls"] == 1  # tinyshop fits in one batch
+    # A first ingest has nothing to clear (its nodes are written while it resolves); an update clears what it rewrites.
+    assert not {"ingest/files_clear", "ingest/symbols_prune", "ingest/defines_clear"} & set(clean.writes)
 
     path = next(p for p in sorted(work.rglob("*.py")) if "def " in p.read_text())
     path.write_text(path.read_text() + "\n\ndef timed_probe():\n    return 1\n")
@@ -309,6 +311,7 @@ def test_the_report_says_where_the_time_went(store: Store, tmp_path: Path) -> No
     assert update.written == 1
     assert "affected" in update.phases and "write" in update.phases
     assert update.writes["ingest/modules_put"]["rows"] == 1
+    assert update.writes["ingest/files_clear"]["rows"] >= 1 and update.writes["ingest/defines_clear"]["rows"] == 1
 
     unchanged = ingestor.run()
     assert "write" not in unchanged.phases and not unchanged.writes
