@@ -17,6 +17,7 @@ MAX_WRITE_BYTES is refused before anything is touched.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -133,21 +134,56 @@ class Workspace:
         except OSError as e:  # a parent is an existing file
             raise WorkspaceError(f"cannot create the folder of {rel}: {e.strerror or e}") from e
         rel, target = self.resolve(path)  # again: the new parents must not have become links out
-        flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
         try:
-            fd = os.open(target, flags, 0o644)
+            folder = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0))
         except OSError as e:
             raise WorkspaceError(f"cannot write {rel}: {e.strerror or e}") from e
-        with os.fdopen(fd, "wb") as f:
-            opened = os.fstat(fd)
-            if not stat.S_ISREG(opened.st_mode):
-                raise WorkspaceError(f"cannot write {rel}: it is not a regular file")
-            if opened.st_nlink > 1:
-                raise WorkspaceError(f"cannot write {rel}: it is hard-linked to {opened.st_nlink - 1} other "
-                                     "name(s), possibly outside the workspace")
-            f.truncate(0)
-            f.write(data)
+        try:
+            mode = self._replaceable(folder, target.name, rel)
+            self._replace(folder, target.name, data, mode, rel)
+        finally:
+            os.close(folder)
         return rel
+
+    @staticmethod
+    def _replaceable(folder: int, name: str, rel: str) -> int:
+        """The mode the new content gets: the old file's, when there is one and it may be replaced."""
+        try:
+            old = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        except FileNotFoundError:
+            return 0o644
+        except OSError as e:
+            raise WorkspaceError(f"cannot write {rel}: {e.strerror or e}") from e
+        if not stat.S_ISREG(old.st_mode):
+            raise WorkspaceError(f"cannot write {rel}: it is not a regular file")
+        if old.st_nlink > 1:
+            raise WorkspaceError(f"cannot write {rel}: it is hard-linked to {old.st_nlink - 1} other name(s), "
+                                 "possibly outside the workspace")
+        return stat.S_IMODE(old.st_mode)
+
+    @staticmethod
+    def _replace(folder: int, name: str, data: bytes, mode: int, rel: str) -> None:
+        """Write `data` beside `name` and rename it over `name`: a full disk or a crash mid-write leaves the old
+        content whole (writing in place cut a file at 4 KB and lost its old version)."""
+        temporary = f".{name}.kg-{os.getpid()}.tmp"
+        try:
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode,
+                         dir_fd=folder)
+        except OSError as e:
+            raise WorkspaceError(f"cannot write {rel}: {e.strerror or e}") from e
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fchmod(f.fileno(), mode)
+            os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
+        except OSError as e:
+            try:
+                os.unlink(temporary, dir_fd=folder)
+            except OSError:
+                pass
+            full = " (the disk is full: free some space, then run again)" if e.errno == errno.ENOSPC else ""
+            raise WorkspaceError(f"cannot write {rel}: {e.strerror or e}{full}; its old content is kept") from e
 
     def read(self, path: str, limit: int = MAX_READ_CHARS) -> tuple[str, str, bool]:
         """(relative path, text cut to `limit` characters, whether it was cut)."""

@@ -10,6 +10,7 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
 from kg.agent.guards import Limits
 from kg.agent.testing import ReplayServer
 from kg.agent.tools import Toolbox
@@ -78,3 +79,37 @@ def test_a_file_whose_name_is_not_text_does_not_stop_a_run(store: Store, tmp_pat
         outcome = run_plan(store, ws, server)
     assert outcome.status == "completed", outcome.reason
     assert (ws / os.fsdecode(b"bad\xffname.py")).exists()  # left as it was, just not in the graph
+
+
+def test_a_write_that_fills_the_disk_keeps_the_old_content(tmp_path: Path) -> None:
+    """A rewrite on a full disk wrote in place: the file was cut at 4 KB and its old version lost. Now the new
+    content goes to a file beside it that replaces the old one only when complete."""
+    from kg.agent.errors import WorkspaceError
+
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root (CI runs as root)")
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)]).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        workspace = Workspace(mount / "ws")
+        old = "def f():\n    return 1\n" * 200
+        workspace.write("pkg/mod.py", old)
+        ballast = mount / "ballast"
+        with ballast.open("wb", buffering=0) as f:  # fill what is left
+            try:
+                while True:
+                    f.write(b"\0" * 4096)
+                    f.flush()
+            except OSError:
+                pass
+        with pytest.raises(WorkspaceError, match="disk is full.*its old content is kept"):
+            workspace.write("pkg/mod.py", "def g():\n    return 2\n" * 20_000)
+        assert (mount / "ws" / "pkg" / "mod.py").read_text() == old
+        assert sorted(p.name for p in (mount / "ws" / "pkg").iterdir()) == ["mod.py"]  # no temporary left
+        ballast.unlink()
+        workspace.write("pkg/mod.py", "x = 1\n")
+        assert (mount / "ws" / "pkg" / "mod.py").read_text() == "x = 1\n"
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
