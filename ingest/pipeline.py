@@ -13,6 +13,7 @@ killed half way (a Neo4j that died mid-write) simply redoes the files it had not
 
 from __future__ import annotations
 
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -26,7 +27,7 @@ from kg.ingest.facts import ParsedFile
 from kg.ingest.languages import by_name, language_for
 from kg.ingest.lock import repo_lock
 from kg.ingest.project import RepoState, mentioned_names
-from kg.ingest.walk import SourceFile, content_hash, decode, span_hash, walk
+from kg.ingest.walk import SourceFile, content_hash, decode, settled, span_hash, stat_key, walk
 from kg.ingest.writer import MODEL, FileWrite, GraphWriter
 
 from kg.disk import require_free_space
@@ -57,6 +58,7 @@ class IngestReport:
     bad_encoding: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
     changed: list[str] = field(default_factory=list)  # files (re)written in this run, for the embedding phase
+    hashed: int = 0  # files read and hashed because their stat was new or changed (the others were not read)
     loaded: int = 0  # parses of unchanged files this run brought into memory (from the cache, or parsed again)
     indexed: bool = False  # the run started from the compact project index saved by an earlier process
     parse_seconds: float = 0.0
@@ -88,9 +90,11 @@ PHASES = ("walk", "graph hashes", "hash", "parse", "affected", "resolve", "words
 class Ingestor:
     """One repository kept in step with the graph; `run()` again (or from a watcher) to apply the next changes.
 
-    Between runs it keeps the walk, each file's (mtime, size) and hash, and every parse, so a run after a local
-    edit re-reads and re-parses only the edited files, and `run(touched=[...])` skips the walk when the watcher
-    reports only modifications of files it already knows.
+    Between runs it keeps the walk, each file's stat and hash, and every parse, so a run after a local edit
+    re-reads and re-parses only the edited files, and `run(touched=[...])` skips the walk when the watcher reports
+    only modifications of files it already knows. The stats and hashes are saved beside the parse cache, so a new
+    process too reads only the files whose stat changed (walk.stat_key; a file changed within moments of being read
+    is read again next time, walk.settled).
     """
 
     def __init__(self, store: Store, root: Path, repo: str | None = None, role: str = "target",
@@ -115,7 +119,9 @@ class Ingestor:
         self._graph_hashes: dict[str, str | None] | None = None  # what the graph holds, read once per Ingestor
         self._files: dict[str, SourceFile] = {}  # the last walk
         self._skipped: list[tuple[str, str]] = []
-        self._stats: dict[str, tuple[int, int, str]] = {}  # path → (mtime_ns, size, hash) when last hashed
+        self._stats: dict[str, tuple[tuple[int, ...], str]] = {}  # path → (walk.stat_key, hash) when last hashed
+        self._stats_loaded = False  # from the cache file, once per process
+        self._stats_dirty: set[str] = set()  # paths whose entry changed or went since the last save
         self._contents: dict[str, bytes] = {}  # bytes read during the current run
 
     def run(self, touched: Iterable[Path] | None = None) -> IngestReport:
@@ -143,6 +149,8 @@ class Ingestor:
         report.documents = len(hashes) - report.files
         report.unchanged = len(hashes) - len(changed)
         if not changed and not deleted:
+            with report.phase("cache save"):
+                self._save_stats()
             report.seconds = round(time.perf_counter() - began, 3)
             return report
 
@@ -197,8 +205,9 @@ class Ingestor:
         known.update(step.hashes)
         bulk = len(changed) >= SMALL_CHANGE
         with report.phase("cache save"):
-            self.parses.flush(keep={h for p, (_, _, h) in self._stats.items() if p in self.state.parsed}
+            self.parses.flush(keep={h for p, (_, h) in self._stats.items() if p in self.state.parsed}
                               if bulk else None)
+            self._save_stats()
             dirty = self.state.take_dirty()
             self.parses.save_index({p: self.state.row(p) for p in dirty if p in self.state.facts},
                                    deleted=[p for p in dirty if p not in self.state.facts],
@@ -279,21 +288,25 @@ class Ingestor:
                     break
             if rel and all(r in self._files and self._files[r].abs_path.is_file() for r in rel):
                 return self._files
-        tree = walk(self.root, self.excludes)
+        stats = self._known_stats()
+        tree = walk(self.root, self.excludes,
+                    checked=lambda path, info: (seen := stats.get(path)) is not None and seen[0] == stat_key(info))
         self._files = {f.path: f for f in tree.files}
         self._skipped = [(s.path, s.reason) for s in tree.skipped]
         return self._files
 
     def _hash(self, files: dict[str, SourceFile], report: IngestReport) -> dict[str, str]:
-        """Content hash per file; a file whose (mtime, size) did not change since it was last hashed is not read."""
+        """Content hash per file; a file whose stat did not change since it was last hashed is not read."""
         hashes = {}
         self._contents = {}
+        stats = self._known_stats()
+        now = time.time_ns()  # before any stat below: what `settled` compares with
         for path, f in files.items():
             try:
-                stat = f.abs_path.stat()
-                seen = self._stats.get(path)
-                if seen and seen[:2] == (stat.st_mtime_ns, stat.st_size):
-                    hashes[path] = seen[2]
+                key = stat_key(info := os.stat(f.abs_path))
+                seen = stats.get(path)
+                if seen is not None and seen[0] == key:
+                    hashes[path] = seen[1]
                     continue
                 data = f.abs_path.read_bytes()
             except OSError as e:  # vanished or became unreadable since the walk
@@ -301,10 +314,27 @@ class Ingestor:
                 continue
             self._contents[path] = data
             hashes[path] = content_hash(data)
-            self._stats[path] = (stat.st_mtime_ns, stat.st_size, hashes[path])
-        for path in set(self._stats) - set(hashes):
-            del self._stats[path]
+            report.hashed += 1
+            if settled(info, now):
+                stats[path] = (key, hashes[path])
+                self._stats_dirty.add(path)
+            elif stats.pop(path, None) is not None:
+                self._stats_dirty.add(path)
+        for path in set(stats) - set(hashes):
+            del stats[path]
+            self._stats_dirty.add(path)
         return hashes
+
+    def _known_stats(self) -> dict[str, tuple[tuple[int, ...], str]]:
+        if not self._stats_loaded:
+            self._stats = self.parses.stats()
+            self._stats_loaded = True
+        return self._stats
+
+    def _save_stats(self) -> None:
+        dirty, self._stats_dirty = self._stats_dirty, set()
+        self.parses.save_stats({p: self._stats[p] for p in dirty if p in self._stats},
+                               deleted=[p for p in dirty if p not in self._stats])
 
     def _read(self, path: str) -> bytes:
         if path not in self._contents:
@@ -373,4 +403,6 @@ class Ingestor:
         self.state = RepoState(load=self._load_parse)
         self._graph_hashes = None
         self._stats.clear()
+        self._stats_loaded = False  # what was saved still holds: stats say nothing about the graph
+        self._stats_dirty.clear()
         self.parses.forget_memory()
