@@ -10,6 +10,7 @@ every error the driver raises leaves as one kg error line.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import islice
@@ -87,6 +88,15 @@ def _full_disk(settings: Settings) -> str:
 def _first_line(e: Exception) -> str:
     text = (getattr(e, "message", None) or str(e) or type(e).__name__).strip()
     return (text.splitlines() or [type(e).__name__])[0][:300]
+
+
+_SCHEMA_NAME = re.compile(r"CREATE\s+(?:CONSTRAINT|(?:\w+\s+)?INDEX)\s+(\w+)\s+IF\s+NOT\s+EXISTS", re.IGNORECASE)
+
+
+def _schema_name(statement: str) -> str | None:
+    """The name a schema statement creates (None: another kind of statement, sent whenever an index is created)."""
+    found = _SCHEMA_NAME.match(statement)
+    return found.group(1) if found else None
 
 
 def _retryable(e: BaseException) -> bool:
@@ -198,10 +208,14 @@ class Store:
             return session.execute_write(lambda tx: work(Transaction(tx)))
 
     def apply_schema(self) -> int:
-        """Create every constraint and index in queries/schema.cypher that is missing; returns the statement count."""
+        """Create every constraint and index in queries/schema.cypher that is missing; returns the statement count.
+        Every ingest starts here, so the names present are read first and only the missing ones are sent."""
         statements = queries.statements("schema")
         with map_neo4j_errors(self.settings), self._session(neo4j.WRITE_ACCESS) as session:
-            for statement in statements:
+            present = {record["name"] for record in session.run(queries.load("schema_objects"))}
+            missing = [s for s in statements if _schema_name(s) not in present]
+            # what remains is `db.awaitIndexes` alone when every index exists: nothing to wait for
+            for statement in missing if any(_schema_name(s) for s in missing) else ():
                 session.run(statement).consume()
         return len(statements)
 
