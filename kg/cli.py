@@ -5,7 +5,6 @@ Expected failures (kg.errors) end in one line on stderr and exit code 1; anythin
 
 from __future__ import annotations
 
-import configparser
 import importlib
 import json
 import logging
@@ -88,11 +87,27 @@ def _own_commands() -> dict[str, str]:
             continue
         for name in names:
             if name.endswith(".dist-info") and name.split("-", 1)[0] == "kg":
-                parser = configparser.ConfigParser(delimiters=("=",), interpolation=None)
-                parser.optionxform = str  # type: ignore[assignment,method-assign]  # names are case-sensitive
-                parser.read(os.path.join(folder, name, "entry_points.txt"), encoding="utf-8")
-                return dict(parser["kg.commands"]) if parser.has_section("kg.commands") else {}
+                return _section(os.path.join(folder, name, "entry_points.txt"), "kg.commands")
     return {}
+
+
+def _section(path: str, wanted: str) -> dict[str, str]:
+    """`name = value` lines of one section of an entry_points.txt (the INI subset pip writes; configparser would
+    cost every command an import)."""
+    found: dict[str, str] = {}
+    section = None
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return found
+    for line in map(str.strip, lines):
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1].strip()
+        elif section == wanted and "=" in line and not line.startswith(("#", ";")):
+            name, _, value = line.partition("=")
+            found[name.strip()] = value.strip()
+    return found
 
 
 def _loadable(target: str) -> bool:
