@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kg.ingest.cache import CachedParse, ParseCache, cache_path, parser_fingerprint
 from kg.ingest.documents import chunk_document
@@ -34,7 +35,9 @@ from kg.disk import require_free_space
 from kg.errors import InputError
 from kg.names import check_repo_name
 from kg.retrieve.text import code_words, path_words
-from kg.store import Store
+
+if TYPE_CHECKING:  # a one-shot update writes through kg.query_api and never imports the driver
+    from kg.store import Store
 
 SMALL_CHANGE = 50  # files; up to this many are written in one transaction
 
@@ -81,10 +84,12 @@ class IngestReport:
 
 
 # The steps of a run, in order, as they appear in IngestReport.phases (a step a run does not need is absent):
-# walk the tree; read what the graph holds (once per Ingestor); read and hash changed files; parse (cached parses
-# included); find the other files a change affects; resolve; the words of changed code files for retrieval; chunk
-# documents; write to the graph; save the cache.
-PHASES = ("walk", "graph hashes", "hash", "parse", "affected", "resolve", "words", "documents", "write", "cache save")
+# walk the tree; read what the graph holds (once per Ingestor); read and hash changed files; load the compact
+# project index (a new process with something to do); parse (cached parses included); find the other files a
+# change affects; resolve; the words of changed code files for retrieval; chunk documents; write to the graph;
+# save the cache.
+PHASES = ("walk", "graph hashes", "hash", "index", "parse", "affected", "resolve", "words", "documents", "write",
+          "cache save")
 
 
 class Ingestor:
@@ -140,9 +145,6 @@ class Ingestor:
             known = self._known_hashes()
         with report.phase("hash"):
             hashes = self._hash(files, report)
-        if not self.state.facts and known:
-            report.indexed = self._seed(known)
-        loads = self.state.parsed.loads
         changed = sorted(p for p, h in hashes.items() if known.get(p) != h)
         deleted = sorted(set(known) - set(hashes))
         report.files = sum(1 for p in hashes if files[p].kind == "code")
@@ -154,6 +156,10 @@ class Ingestor:
             report.seconds = round(time.perf_counter() - began, 3)
             return report
 
+        if not self.state.facts and known:  # a new process: start from the saved index (not needed until here)
+            with report.phase("index"):
+                report.indexed = self._seed(known)
+        loads = self.state.parsed.loads
         step = FileWrite(deleted=set(deleted))
         with report.phase("parse"):
             previous = self._parse_tree(files, hashes, changed, report)

@@ -26,7 +26,7 @@ from kg.render import echo, guarded
 from kg.settings import Settings
 
 if TYPE_CHECKING:
-    from kg.query_api import QueryApiReader
+    from kg.query_api import QueryApiReader, QueryApiStore
     from kg.server import local
     from kg.store import Store
 
@@ -138,6 +138,12 @@ class Context:
         from kg.graph import open_graph
 
         return open_graph(self.settings, on_start=lambda msg: err.print(f"[dim]{msg}[/]"))
+
+    def open_writer(self) -> QueryApiStore | Store:
+        """The graph for a one-shot command that writes a little (see kg.graph.open_writer)."""
+        from kg.graph import open_writer
+
+        return open_writer(self.settings, on_start=lambda msg: err.print(f"[dim]{msg}[/]"))
 
     def open_reader(self) -> QueryApiReader | Store:
         """The graph for a command that only runs named reads (see kg.graph.open_reader)."""

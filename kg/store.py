@@ -10,7 +10,6 @@ every error the driver raises leaves as one kg error line.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import islice
@@ -88,15 +87,6 @@ def _full_disk(settings: Settings) -> str:
 def _first_line(e: Exception) -> str:
     text = (getattr(e, "message", None) or str(e) or type(e).__name__).strip()
     return (text.splitlines() or [type(e).__name__])[0][:300]
-
-
-_SCHEMA_NAME = re.compile(r"CREATE\s+(?:CONSTRAINT|(?:\w+\s+)?INDEX)\s+(\w+)\s+IF\s+NOT\s+EXISTS", re.IGNORECASE)
-
-
-def _schema_name(statement: str) -> str | None:
-    """The name a schema statement creates (None: another kind of statement, sent whenever an index is created)."""
-    found = _SCHEMA_NAME.match(statement)
-    return found.group(1) if found else None
 
 
 def _retryable(e: BaseException) -> bool:
@@ -213,9 +203,7 @@ class Store:
         statements = queries.statements("schema")
         with map_neo4j_errors(self.settings), self._session(neo4j.WRITE_ACCESS) as session:
             present = {record["name"] for record in session.run(queries.load("schema_objects"))}
-            missing = [s for s in statements if _schema_name(s) not in present]
-            # what remains is `db.awaitIndexes` alone when every index exists: nothing to wait for
-            for statement in missing if any(_schema_name(s) for s in missing) else ():
+            for statement in queries.missing_schema(statements, present):
                 session.run(statement).consume()
         return len(statements)
 
