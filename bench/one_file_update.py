@@ -35,7 +35,9 @@ def loadavg() -> str:
 
 def run(python: str, root: Path, repo: str) -> dict:
     began = time.perf_counter()
-    done = subprocess.run([python, "-m", "kg", "ingest", str(root), "--repo", repo, "--json"],
+    # run from the tree: `python -m` puts the working folder first on sys.path, and a kg checkout there would be
+    # imported instead of the one installed for `python`
+    done = subprocess.run([python, "-m", "kg", "ingest", ".", "--repo", repo, "--json"], cwd=root,
                           capture_output=True, text=True)
     wall = time.perf_counter() - began
     if done.returncode != 0:

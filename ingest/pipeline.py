@@ -231,6 +231,14 @@ class Ingestor:
         report.seconds = round(time.perf_counter() - began, 3)
         return report
 
+    def warm(self) -> None:
+        """Load now what a new process's next update would load first (the compact project index), so a watcher's
+        first edit costs what later ones do; a one-shot run with nothing to do never needs it."""
+        with repo_lock(self.store.settings, self.repo):
+            known = self._known_hashes()
+            if not self.state.facts and known:
+                self._seed(known)
+
     def _flow_readers(self, changed: list[str], dependents: set[str], deleted: list[str],
                       previous: dict[str, ParsedFile | None]) -> set[str]:
         """Files to resolve again because what reaches parameters they read has changed (see ingest.project)."""
