@@ -211,8 +211,7 @@ class Ingestor:
         known.update(step.hashes)
         bulk = len(changed) >= SMALL_CHANGE
         with report.phase("cache save"):
-            self.parses.flush(keep={h for p, (_, h) in self._stats.items() if p in self.state.parsed}
-                              if bulk else None)
+            self.parses.flush(keep={h for p, h in hashes.items() if p in self.state.parsed} if bulk else None)
             self._save_stats()
             dirty = self.state.take_dirty()
             self.parses.save_index({p: self.state.row(p) for p in dirty if p in self.state.facts},
