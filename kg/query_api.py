@@ -122,7 +122,8 @@ class QueryApiReader:
                                        "status` names this port, then run the command again") from e
             except (OSError, ValueError, IndexError) as e:  # reset, or not an HTTP answer
                 raise GraphUnavailable(f"lost Neo4j at {self._url} (the connection broke or the answer was not "
-                                       "Neo4j's): check `kg server status`, then run the command again") from e
+                                       "Neo4j's): check `kg server status`, then run the command again"
+                                       + self._full_disk()) from e
             errors = answer.get("errors") or []
             if status == 401 or any(e.get("code") == "Neo.ClientError.Security.Unauthorized" for e in errors):
                 raise AuthFailed(f"Neo4j at {self.settings.uri} refused user {self.settings.user!r}: check "
@@ -161,7 +162,10 @@ class QueryApiReader:
         return f"http://127.0.0.1:{self.settings.http_port}"
 
     def _unreachable(self) -> GraphUnavailable:
-        return GraphUnavailable(f"cannot reach Neo4j at {self._url}: start it with `kg server start`")
+        from kg.disk import full_disk_note
+
+        return GraphUnavailable(f"cannot reach Neo4j at {self._url}: "
+                                f"{full_disk_note(self.settings) or 'start it with `kg server start`'}")
 
     def _error(self, status: int, code: str, message: str) -> Exception:
         """The kg error kg.store.map_neo4j_errors gives for the same Neo4j status code."""
@@ -182,7 +186,16 @@ class QueryApiReader:
                 return QueryError("the query ran out of time and the server stopped it: narrow it (a LIMIT, a "
                                   "shorter path pattern) and run it again")
             return QueryError(f"Neo4j refused the query: {first}")
-        return GraphFailed(f"Neo4j failed: {first}: check free disk space and `kg server logs`")
+        from kg.disk import explain_database_error  # names a full disk, as kg.store does for the driver
+
+        return GraphFailed(explain_database_error(self.settings, first))
+
+    def _full_disk(self) -> str:
+        """A halted server (a database panic on a full disk) looks like a lost connection: say why (kg.store)."""
+        from kg.disk import full_disk_note
+
+        note = full_disk_note(self.settings)
+        return f"; {note}" if note else ""
 
 
 def plain(value: dict[str, Any]) -> Any:
