@@ -13,7 +13,8 @@ repository can commit any file under its own tree (`.kg/cache/` included) and bo
 computable by whoever writes it.
 
 The same file keeps the repository's compact project index (`files`: one row per code file, see
-ingest.project.RepoState.row), so a new process can update one file without loading every parse.
+ingest.project.RepoState.row), so a new process can update one file without loading every parse, and the stat and
+content hash of every file (`stats`, see walk.stat_key), so it reads only the files whose stat changed.
 """
 
 from __future__ import annotations
@@ -160,6 +161,28 @@ class ParseCache:
             self._db.executemany("INSERT OR REPLACE INTO files (path, entry) VALUES (?, ?)",
                                  [(p, pickle.dumps(r, protocol=pickle.HIGHEST_PROTOCOL)) for p, r in rows.items()])
 
+    def stats(self) -> dict[str, tuple[tuple[int, ...], str]]:
+        """The saved stat of each file whose content hash is known (path → (walk.stat_key, hash)), so a new process
+        reads only the files whose stat changed; empty when there are none or they cannot be read."""
+        if not self._connect():
+            return {}
+        try:
+            return {path: ((size, mtime, ctime, ino, dev), digest) for path, size, mtime, ctime, ino, dev, digest
+                    in self._db.execute("SELECT path, size, mtime_ns, ctime_ns, ino, dev, hash FROM stats")}
+        except sqlite3.Error:
+            return {}
+
+    def save_stats(self, rows: dict[str, tuple[tuple[int, ...], str]], deleted: Iterable[str]) -> None:
+        if not self._connect() or not (rows or deleted):
+            return
+        try:
+            with self._db:
+                self._db.executemany("DELETE FROM stats WHERE path = ?", [(p,) for p in deleted])
+                self._db.executemany("INSERT OR REPLACE INTO stats VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                     [(p, *key, digest) for p, (key, digest) in rows.items()])
+        except sqlite3.Error:  # another process holds the file (a concurrent run): the next run hashes again
+            pass
+
     def forget_memory(self) -> None:
         """Drop what is held in memory (entries already flushed stay on disk)."""
         self._memory = dict(self._pending)
@@ -173,6 +196,8 @@ class ParseCache:
                 self._db = sqlite3.connect(self.path)
                 self._db.execute("CREATE TABLE IF NOT EXISTS parses (hash TEXT PRIMARY KEY, entry BLOB NOT NULL)")
                 self._db.execute("CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, entry BLOB NOT NULL)")
+                self._db.execute("CREATE TABLE IF NOT EXISTS stats (path TEXT PRIMARY KEY, size INTEGER, mtime_ns "
+                                 "INTEGER, ctime_ns INTEGER, ino INTEGER, dev INTEGER, hash TEXT NOT NULL)")
             except (OSError, ServerError, sqlite3.Error):  # no (real) folder, unreadable, not a database: no disk cache
                 self.path = None
                 return False

@@ -13,6 +13,8 @@ killed half way (a Neo4j that died mid-write) simply redoes the files it had not
 
 from __future__ import annotations
 
+import gc
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -20,6 +22,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kg.ingest.cache import CachedParse, ParseCache, cache_path, parser_fingerprint
 from kg.ingest.documents import chunk_document
@@ -27,14 +30,16 @@ from kg.ingest.facts import ParsedFile
 from kg.ingest.languages import by_name, language_for
 from kg.ingest.lock import repo_lock
 from kg.ingest.project import RepoState, mentioned_names
-from kg.ingest.walk import SourceFile, content_hash, decode, span_hash, walk
+from kg.ingest.walk import SourceFile, content_hash, decode, settled, span_hash, stat_key, walk
 from kg.ingest.writer import MODEL, FileWrite, GraphWriter
 
 from kg.disk import require_free_space
 from kg.errors import InputError
 from kg.names import check_repo_name
 from kg.retrieve.text import code_words, path_words
-from kg.store import Store
+
+if TYPE_CHECKING:  # a one-shot update writes through kg.query_api and never imports the driver
+    from kg.store import Store
 
 SMALL_CHANGE = 50  # files; up to this many are written in one transaction
 
@@ -58,6 +63,7 @@ class IngestReport:
     bad_encoding: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
     changed: list[str] = field(default_factory=list)  # files (re)written in this run, for the embedding phase
+    hashed: int = 0  # files read and hashed because their stat was new or changed (the others were not read)
     loaded: int = 0  # parses of unchanged files this run brought into memory (from the cache, or parsed again)
     indexed: bool = False  # the run started from the compact project index saved by an earlier process
     parse_seconds: float = 0.0
@@ -80,18 +86,22 @@ class IngestReport:
 
 
 # The steps of a run, in order, as they appear in IngestReport.phases (a step a run does not need is absent):
-# walk the tree; read what the graph holds (once per Ingestor); read and hash changed files; parse (cached parses
-# included); the words of changed code files for retrieval; find the other files a change affects; resolve; chunk
-# documents; write to the graph (on a first ingest the nodes are written during `resolve`); save the cache.
-PHASES = ("walk", "graph hashes", "hash", "parse", "words", "affected", "resolve", "documents", "write", "cache save")
+# walk the tree; read what the graph holds (once per Ingestor); read and hash changed files; load the compact
+# project index (a new process with something to do); parse (cached parses included); the words of changed code
+# files for retrieval; find the other files a change affects; resolve; chunk documents; write to the graph (on a
+# first ingest the nodes are written during `resolve`); save the cache.
+PHASES = ("walk", "graph hashes", "hash", "index", "parse", "words", "affected", "resolve", "documents", "write",
+          "cache save")
 
 
 class Ingestor:
     """One repository kept in step with the graph; `run()` again (or from a watcher) to apply the next changes.
 
-    Between runs it keeps the walk, each file's (mtime, size) and hash, and every parse, so a run after a local
-    edit re-reads and re-parses only the edited files, and `run(touched=[...])` skips the walk when the watcher
-    reports only modifications of files it already knows.
+    Between runs it keeps the walk, each file's stat and hash, and every parse, so a run after a local edit
+    re-reads and re-parses only the edited files, and `run(touched=[...])` skips the walk when the watcher reports
+    only modifications of files it already knows. The stats and hashes are saved beside the parse cache, so a new
+    process too reads only the files whose stat changed (walk.stat_key; a file changed within moments of being read
+    is read again next time, walk.settled).
     """
 
     def __init__(self, store: Store, root: Path, repo: str | None = None, role: str = "target",
@@ -116,7 +126,9 @@ class Ingestor:
         self._graph_hashes: dict[str, str | None] | None = None  # what the graph holds, read once per Ingestor
         self._files: dict[str, SourceFile] = {}  # the last walk
         self._skipped: list[tuple[str, str]] = []
-        self._stats: dict[str, tuple[int, int, str]] = {}  # path → (mtime_ns, size, hash) when last hashed
+        self._stats: dict[str, tuple[tuple[int, ...], str]] = {}  # path → (walk.stat_key, hash) when last hashed
+        self._stats_loaded = False  # from the cache file, once per process
+        self._stats_dirty: set[str] = set()  # paths whose entry changed or went since the last save
         self._contents: dict[str, bytes] = {}  # bytes read during the current run
 
     def run(self, touched: Iterable[Path] | None = None) -> IngestReport:
@@ -135,18 +147,21 @@ class Ingestor:
             known = self._known_hashes()
         with report.phase("hash"):
             hashes = self._hash(files, report)
-        if not self.state.facts and known:
-            report.indexed = self._seed(known)
-        loads = self.state.parsed.loads
         changed = sorted(p for p, h in hashes.items() if known.get(p) != h)
         deleted = sorted(set(known) - set(hashes))
         report.files = sum(1 for p in hashes if files[p].kind == "code")
         report.documents = len(hashes) - report.files
         report.unchanged = len(hashes) - len(changed)
         if not changed and not deleted:
+            with report.phase("cache save"):
+                self._save_stats()
             report.seconds = round(time.perf_counter() - began, 3)
             return report
 
+        if not self.state.facts and known:  # a new process: start from the saved index (not needed until here)
+            with report.phase("index"):
+                report.indexed = self._seed(known)
+        loads = self.state.parsed.loads
         step = FileWrite(deleted=set(deleted))
         with report.phase("parse"):
             previous = self._parse_tree(files, hashes, changed, report)
@@ -200,8 +215,8 @@ class Ingestor:
         known.update(step.hashes)
         bulk = len(changed) >= SMALL_CHANGE
         with report.phase("cache save"):
-            self.parses.flush(keep={h for p, (_, _, h) in self._stats.items() if p in self.state.parsed}
-                              if bulk else None)
+            self.parses.flush(keep={h for p, h in hashes.items() if p in self.state.parsed} if bulk else None)
+            self._save_stats()
             dirty = self.state.take_dirty()
             self.parses.save_index({p: self.state.row(p) for p in dirty if p in self.state.facts},
                                    deleted=[p for p in dirty if p not in self.state.facts],
@@ -245,6 +260,14 @@ class Ingestor:
         with report.phase("words"):
             step.words = {p: f"{path_words(p)} {code_words(decode(self._read(p))[0])}" for p in code_changed}
 
+    def warm(self) -> None:
+        """Load now what a new process's next update would load first (the compact project index), so a watcher's
+        first edit costs what later ones do; a one-shot run with nothing to do never needs it."""
+        with repo_lock(self.store.settings, self.repo):
+            known = self._known_hashes()
+            if not self.state.facts and known:
+                self._seed(known)
+
     def _flow_readers(self, changed: list[str], dependents: set[str], deleted: list[str],
                       previous: dict[str, ParsedFile | None]) -> set[str]:
         """Files to resolve again because what reaches parameters they read has changed (see ingest.project)."""
@@ -261,7 +284,15 @@ class Ingestor:
         """Start from the compact index an earlier process saved, when it describes exactly the files the graph
         holds (any other state — a run killed between the graph write and the index save, another kg — falls back
         to loading every parse, which rewrites the index)."""
-        rows = self.parses.index()
+        # Unpickling the index makes hundreds of thousands of tuples and frozensets, none of them garbage: the
+        # cyclic collector would scan them all again and again (~40% of the load). They live as long as the state,
+        # so they are frozen out of later collections too.
+        gc.disable()
+        try:
+            rows = self.parses.index()
+        finally:
+            gc.enable()
+        gc.freeze()
         code = {p: h for p, h in known.items() if language_for(p) is not None}
         if not rows or rows.keys() != code.keys() or any(rows[p][0].hash != h for p, h in code.items()):
             return False
@@ -308,21 +339,25 @@ class Ingestor:
                     break
             if rel and all(r in self._files and self._files[r].abs_path.is_file() for r in rel):
                 return self._files
-        tree = walk(self.root, self.excludes)
+        stats = self._known_stats()
+        tree = walk(self.root, self.excludes,
+                    checked=lambda path, info: (seen := stats.get(path)) is not None and seen[0] == stat_key(info))
         self._files = {f.path: f for f in tree.files}
         self._skipped = [(s.path, s.reason) for s in tree.skipped]
         return self._files
 
     def _hash(self, files: dict[str, SourceFile], report: IngestReport) -> dict[str, str]:
-        """Content hash per file; a file whose (mtime, size) did not change since it was last hashed is not read."""
+        """Content hash per file; a file whose stat did not change since it was last hashed is not read."""
         hashes = {}
         self._contents = {}
+        stats = self._known_stats()
+        now = time.time_ns()  # before any stat below: what `settled` compares with
         for path, f in files.items():
             try:
-                stat = f.abs_path.stat()
-                seen = self._stats.get(path)
-                if seen and seen[:2] == (stat.st_mtime_ns, stat.st_size):
-                    hashes[path] = seen[2]
+                key = stat_key(info := os.stat(f.abs_path))
+                seen = stats.get(path)
+                if seen is not None and seen[0] == key:
+                    hashes[path] = seen[1]
                     continue
                 data = f.abs_path.read_bytes()
             except OSError as e:  # vanished or became unreadable since the walk
@@ -330,10 +365,27 @@ class Ingestor:
                 continue
             self._contents[path] = data
             hashes[path] = content_hash(data)
-            self._stats[path] = (stat.st_mtime_ns, stat.st_size, hashes[path])
-        for path in set(self._stats) - set(hashes):
-            del self._stats[path]
+            report.hashed += 1
+            if settled(info, now):
+                stats[path] = (key, hashes[path])
+                self._stats_dirty.add(path)
+            elif stats.pop(path, None) is not None:
+                self._stats_dirty.add(path)
+        for path in set(stats) - set(hashes):
+            del stats[path]
+            self._stats_dirty.add(path)
         return hashes
+
+    def _known_stats(self) -> dict[str, tuple[tuple[int, ...], str]]:
+        if not self._stats_loaded:
+            self._stats = self.parses.stats()
+            self._stats_loaded = True
+        return self._stats
+
+    def _save_stats(self) -> None:
+        dirty, self._stats_dirty = self._stats_dirty, set()
+        self.parses.save_stats({p: self._stats[p] for p in dirty if p in self._stats},
+                               deleted=[p for p in dirty if p not in self._stats])
 
     def _read(self, path: str) -> bytes:
         if path not in self._contents:
@@ -402,4 +454,6 @@ class Ingestor:
         self.state = RepoState(load=self._load_parse)
         self._graph_hashes = None
         self._stats.clear()
+        self._stats_loaded = False  # what was saved still holds: stats say nothing about the graph
+        self._stats_dirty.clear()
         self.parses.forget_memory()

@@ -239,6 +239,7 @@ class _Walk:
     excludes: _Layer | None
     kind_of: Callable[[str], FileKind | None]
     limits: dict[str, int]
+    checked: Callable[[str, os.stat_result], bool] | None = None  # see `walk`
     files: list[SourceFile] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     visited: set[str] = field(default_factory=set)  # real paths of the directories walked
@@ -333,7 +334,7 @@ class _Walk:
         if info.st_size > self.limits[kind]:
             self.skip(rel, _too_large(info.st_size, self.limits[kind]))
             return
-        problem = _content_problem(entry.path, kind)
+        problem = None if self.checked is not None and self.checked(rel, info) else _content_problem(entry.path, kind)
         if problem:
             self.skip(rel, problem)
             return
@@ -369,11 +370,14 @@ def walk(
     max_code_bytes: int = DEFAULT_MAX_CODE_BYTES,
     max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
     kind_of: Callable[[str], FileKind | None] | None = None,
+    checked: Callable[[str, os.stat_result], bool] | None = None,
 ) -> WalkResult:
     """The files under `root` that kg should ingest, sorted by path, and the ones it had to skip (with why).
 
     `excludes` are gitwildmatch patterns matched on the root-relative posix path (`docs/`, `*.min.js`,
     `tests/fixtures/**`). `kind_of` replaces the code/document decision (tests, or callers with their own registry).
+    `checked(path, stat)`: True when the file passed the content checks (binary, minified) before and has not changed
+    since, as its stat shows; its head is then not read again (an update of a large tree reads only what changed).
     """
     top = os.path.abspath(root)
     if kind_of is None:
@@ -388,6 +392,7 @@ def walk(
         excludes=_Layer("", exclude_specs) if exclude_specs else None,
         kind_of=kind_of,
         limits={"code": max_code_bytes, "document": max_document_bytes},
+        checked=checked,
     )
     info_exclude, notes = _layer("", os.path.join(top, ".git", "info", "exclude"))
     for note in notes:
@@ -415,6 +420,25 @@ def decode(data: bytes) -> tuple[str, bool]:
 def read_text(abs_path: Path) -> tuple[str, bool]:
     """Read a file as text: `(text, bad_encoding)`; undecodable bytes become U+FFFD instead of raising."""
     return decode(Path(abs_path).read_bytes())
+
+
+# A file changed this close to the moment it was read may change again within the same timestamp tick (2 s on FAT,
+# a jiffy on ext4) and keep its size and times: git's "racily clean" entries. Its stat is not taken as proof of its
+# bytes; it is hashed again next time, until it has been left alone this long.
+RACY_NS = 3_000_000_000
+
+
+def stat_key(info: os.stat_result) -> tuple[int, int, int, int, int]:
+    """What tells, as git's index does, that a file's bytes are those hashed before without reading them: size,
+    mtime, inode, device and ctime, which every write sets and no one can set back (an edit that keeps the size and
+    restores the mtime, a file replaced by a copy with the same times, still differ)."""
+    return info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev
+
+
+def settled(info: os.stat_result, read_at_ns: int) -> bool:
+    """Whether a stat taken before reading the file at `read_at_ns` (time.time_ns()) can vouch for the bytes read
+    (see RACY_NS)."""
+    return max(info.st_mtime_ns, info.st_ctime_ns) < read_at_ns - RACY_NS
 
 
 def content_hash(data: bytes) -> str:

@@ -17,6 +17,7 @@ from watchfiles import watch as file_events
 def watch(ingestor: Ingestor, stop_after: int | None = None) -> Iterator[IngestReport]:
     """Yield a report after each batch of changes that touched the graph; `stop_after` ends after that many."""
     seen = 0
+    ingestor.warm()
     for events in file_events(ingestor.root, debounce=200, step=50):
         report = ingestor.run(touched=[Path(path) for _, path in events])
         if report.written or report.deleted:

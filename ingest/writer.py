@@ -17,14 +17,16 @@ import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kg.ingest.cache import parser_fingerprint
 from kg.ingest.documents import Document
 from kg.ingest.facts import Edge, ParsedFile
 
 from kg.retrieve.text import symbol_words
-from kg.store import Store, Transaction
+
+if TYPE_CHECKING:  # a one-shot update writes through kg.query_api and never imports the driver
+    from kg.store import Store, Transaction
 
 _LABELS = {"class": "Class", "function": "Function", "method": "Method", "variable": "Variable"}
 _INTERNAL = frozenset({"symbol", "module"})

@@ -3,6 +3,7 @@
 `open_graph` gives the driver-backed Store (writes, transactions, typed Cypher, long-lived processes such as the MCP
 server and the agent). `open_reader` gives what a one-shot command that only reads needs: for kg's local server the
 HTTP Query API reader (kg.query_api), which answers without importing the driver; else the same Store.
+`open_writer` is the same for a one-shot command that writes a little (a one-file `kg ingest`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING
 from kg.settings import Settings
 
 if TYPE_CHECKING:
-    from kg.query_api import QueryApiReader
+    from kg.query_api import QueryApiReader, QueryApiStore
     from kg.store import Store
 
 
@@ -34,6 +35,17 @@ def open_reader(settings: Settings, on_start: Callable[[str], None] | None = Non
     # No status check up front: the first request finds out, and a refused connection starts the server.
     return QueryApiReader(settings, on_refused=lambda: _ensure_local(settings, on_start),
                           fallback=lambda: open_graph(settings, on_start))
+
+
+def open_writer(settings: Settings, on_start: Callable[[str], None] | None = None) -> QueryApiStore | Store:
+    """What a one-shot command that writes a little needs (a one-file `kg ingest`): for kg's local server the Query
+    API store (kg.query_api.QueryApiStore), which imports the driver only for bulk writes; else the same Store."""
+    if settings.uri_configured:
+        return open_graph(settings, on_start)
+    from kg.query_api import QueryApiStore
+
+    return QueryApiStore(settings, on_refused=lambda: _ensure_local(settings, on_start),
+                         fallback=lambda: open_graph(settings, on_start))
 
 
 def _ensure_local(settings: Settings, on_start: Callable[[str], None] | None) -> None:

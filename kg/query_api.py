@@ -24,7 +24,8 @@ import json
 import socket
 import time
 from collections.abc import Callable
-from typing import Any
+from itertools import islice
+from typing import Any, TypeVar
 
 from kg import queries
 from kg.errors import AuthFailed, GraphFailed, GraphUnavailable, InputError, QueryError
@@ -34,10 +35,20 @@ RETRY_SECONDS = 30.0  # as long as the driver retries a read on Neo4j's transien
 READ_TIMEOUT = 120.0  # seconds without a byte from the server before a read gives up
 TYPED_JSON = "application/vnd.neo4j.query"
 MAX_INT = 2**63 - 1
+TX_BATCH = 10_000  # rows per statement inside a transaction, as kg.store.BATCH_SIZE
+T = TypeVar("T")
 
 
 class Unrepresentable(Exception):
     """A value the driver would return as one of its own types: only the driver gives the same answer."""
+
+
+class Transient(Exception):
+    """A transient error (a deadlock) inside an explicit transaction: the server has rolled it back."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 class QueryApiReader:
@@ -53,8 +64,9 @@ class QueryApiReader:
         self._fallback = fallback
         self._fallback_store: Any = None
         token = base64.b64encode(f"{settings.user}:{settings.password}".encode()).decode()
-        self._head = (f"POST /db/{settings.database}/query/v2 HTTP/1.0\r\nHost: 127.0.0.1:{settings.http_port}\r\n"
-                      f"Authorization: Basic {token}\r\nContent-Type: application/json\r\nAccept: {TYPED_JSON}\r\n")
+        self._path = f"/db/{settings.database}/query/v2"
+        self._headers = (f"Host: 127.0.0.1:{settings.http_port}\r\nAuthorization: Basic {token}\r\n"
+                         f"Content-Type: application/json\r\nAccept: {TYPED_JSON}\r\n")
 
     def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         """Rows of a named query run in a read transaction: a query that writes is refused by the server."""
@@ -89,14 +101,16 @@ class QueryApiReader:
             self._fallback_store = self._fallback()
         return self._fallback_store
 
-    def _post(self, body: bytes) -> dict[str, Any]:
-        """The decoded answer of one request, retried like the driver retries a read on transient errors."""
+    def _post(self, body: bytes, path: str = "", retry: bool = True) -> dict[str, Any]:
+        """The decoded answer of one request to the Query API's `path` (below /db/<database>/query/v2), retried
+        like the driver retries a read on transient errors (unless `retry` is False: a statement inside an explicit
+        transaction, which the error has ended; the whole transaction is retried instead)."""
         deadline = time.monotonic() + RETRY_SECONDS
         refused_once = False
         delay = 0.1
         while True:
             try:
-                status, answer = self._send(body)
+                status, answer = self._send(body, path)
             except ConnectionRefusedError as e:
                 if self._on_refused is None or refused_once:
                     raise self._unreachable() from e
@@ -108,23 +122,27 @@ class QueryApiReader:
                                        "status` names this port, then run the command again") from e
             except (OSError, ValueError, IndexError) as e:  # reset, or not an HTTP answer
                 raise GraphUnavailable(f"lost Neo4j at {self._url} (the connection broke or the answer was not "
-                                       "Neo4j's): check `kg server status`, then run the command again") from e
+                                       "Neo4j's): check `kg server status`, then run the command again"
+                                       + self._full_disk()) from e
             errors = answer.get("errors") or []
             if status == 401 or any(e.get("code") == "Neo.ClientError.Security.Unauthorized" for e in errors):
                 raise AuthFailed(f"Neo4j at {self.settings.uri} refused user {self.settings.user!r}: check "
                                  "NEO4J_USER and NEO4J_PASSWORD")
-            if not errors and "data" in answer:
+            if not errors and ("data" in answer or path.endswith("/commit") and 200 <= status < 300):
                 return answer
             code, message = (errors[0].get("code", ""), errors[0].get("message", "")) if errors else ("", "")
             transient = code.startswith("Neo.TransientError.") and "DatabaseUnavailable" not in code
+            if transient and not retry:
+                raise Transient(self._error(status, code, message))
             if transient and time.monotonic() + delay < deadline:
                 time.sleep(delay)
                 delay = min(delay * 2, 4.0)
                 continue
             raise self._error(status, code, message)
 
-    def _send(self, body: bytes) -> tuple[int, dict[str, Any]]:
-        request = f"{self._head}Content-Length: {len(body)}\r\n\r\n".encode() + body
+    def _send(self, body: bytes, path: str = "", method: str = "POST") -> tuple[int, dict[str, Any]]:
+        head = f"{method} {self._path}{path} HTTP/1.0\r\n{self._headers}Content-Length: {len(body)}\r\n\r\n"
+        request = head.encode() + body
         # A timeout: something other than Neo4j listening on the port must not hang the command (a query kg asks
         # for answers in seconds; the slowest, tests-for on django's hubs, in under a minute).
         with socket.create_connection(("127.0.0.1", self.settings.http_port), timeout=READ_TIMEOUT) as connection:
@@ -144,7 +162,10 @@ class QueryApiReader:
         return f"http://127.0.0.1:{self.settings.http_port}"
 
     def _unreachable(self) -> GraphUnavailable:
-        return GraphUnavailable(f"cannot reach Neo4j at {self._url}: start it with `kg server start`")
+        from kg.disk import full_disk_note
+
+        return GraphUnavailable(f"cannot reach Neo4j at {self._url}: "
+                                f"{full_disk_note(self.settings) or 'start it with `kg server start`'}")
 
     def _error(self, status: int, code: str, message: str) -> Exception:
         """The kg error kg.store.map_neo4j_errors gives for the same Neo4j status code."""
@@ -156,11 +177,25 @@ class QueryApiReader:
             return GraphFailed(f"Neo4j could not finish the work ({first}), even after retrying for "
                                f"{RETRY_SECONDS:g} s: run the command again")
         if code.startswith("Neo.ClientError."):
+            if "read-only" in first:  # Neo4j's answer to a write on a full disk (as kg.store says it)
+                from kg.disk import full_disk_note
+
+                if note := full_disk_note(self.settings):
+                    return GraphFailed(f"Neo4j turned the graph read-only: {note}")
             if "TransactionTimedOut" in code:
                 return QueryError("the query ran out of time and the server stopped it: narrow it (a LIMIT, a "
                                   "shorter path pattern) and run it again")
             return QueryError(f"Neo4j refused the query: {first}")
-        return GraphFailed(f"Neo4j failed: {first}: check free disk space and `kg server logs`")
+        from kg.disk import explain_database_error  # names a full disk, as kg.store does for the driver
+
+        return GraphFailed(explain_database_error(self.settings, first))
+
+    def _full_disk(self) -> str:
+        """A halted server (a database panic on a full disk) looks like a lost connection: say why (kg.store)."""
+        from kg.disk import full_disk_note
+
+        note = full_disk_note(self.settings)
+        return f"; {note}" if note else ""
 
 
 def plain(value: dict[str, Any]) -> Any:
@@ -210,3 +245,92 @@ def _check_ints(value: Any) -> None:
 
 def _first_line(text: str) -> str:
     return (text.strip().splitlines() or ["?"])[0][:300]
+
+
+class QueryApiStore(QueryApiReader):
+    """Reads and small writes over the Query API: what a one-file `kg ingest` sends (its reads, the repository
+    node, one explicit transaction), so it never imports the driver. What only the driver does here (bulk `UNWIND`
+    batches of a large change, schema statements still to create, typed Cypher) goes to the driver-backed Store
+    given by `fallback`, made on first need.
+
+    A transaction is the same unit as `Store.transaction`: the named writes of `work` land together or not at
+    all (the server rolls back an explicit transaction on any error, and on a lost connection it expires); a
+    transient error (a deadlock with a concurrent ingest) runs `work` again, as the driver would, for up to
+    RETRY_SECONDS."""
+
+    def write(self, name: str, rows: Any = None, /, **params: Any) -> None:
+        if rows is not None:
+            return self._driver().write(name, rows, **params)
+        self._post(_encode({"statement": queries.load(name), "parameters": params}))
+        return None
+
+    def transaction(self, work: Callable[[Any], T]) -> T:
+        deadline = time.monotonic() + RETRY_SECONDS
+        delay = 0.1
+        while True:
+            tx = _HttpTransaction(self)
+            try:
+                result = work(tx)
+                tx.commit()
+                return result
+            except Transient as e:
+                tx.abandon()
+                if time.monotonic() + delay >= deadline:
+                    raise e.error from e
+                time.sleep(delay)
+                delay = min(delay * 2, 4.0)
+            except BaseException:
+                tx.abandon()
+                raise
+
+    def apply_schema(self) -> int:
+        """Store.apply_schema, in one read when every index exists already (every run but the first)."""
+        statements = queries.statements("schema")
+        if not queries.missing_schema(statements, {row["name"] for row in self.read("schema_objects")}):
+            return len(statements)
+        return self._driver().apply_schema()
+
+    def write_read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        return self._driver().write_read(name, **params)
+
+    def write_statements(self, name: str, /, **params: Any) -> None:
+        self._driver().write_statements(name, **params)
+
+    def read_untrusted(self, *args: Any, **kwargs: Any) -> Any:
+        return self._driver().read_untrusted(*args, **kwargs)
+
+
+class _HttpTransaction:
+    """Named writes inside one explicit Query API transaction (what `kg.store.Transaction` is for the driver)."""
+
+    def __init__(self, api: QueryApiStore) -> None:
+        self._api = api
+        self._id: str | None = None
+
+    def write(self, name: str, rows: Any = None, /, **params: Any) -> None:
+        text = queries.load(name)
+        if rows is None:
+            self._run(text, params)
+            return
+        it = iter(rows)
+        while batch := list(islice(it, TX_BATCH)):
+            self._run(text, {**params, "rows": batch})
+
+    def _run(self, text: str, params: dict[str, Any]) -> None:
+        body = _encode({"statement": text, "parameters": params})
+        answer = self._api._post(body, f"/tx/{self._id}" if self._id else "/tx", retry=False)
+        self._id = answer["transaction"]["id"]
+
+    def commit(self) -> None:
+        if self._id is not None:
+            self._api._post(b"{}", f"/tx/{self._id}/commit", retry=False)
+            self._id = None
+
+    def abandon(self) -> None:
+        """Roll back what is still open (after an error the server has done so already: that answer is ignored)."""
+        if self._id is not None:
+            try:
+                self._api._send(b"", f"/tx/{self._id}", method="DELETE")
+            except (OSError, ValueError, IndexError):
+                pass
+            self._id = None

@@ -198,10 +198,12 @@ class Store:
             return session.execute_write(lambda tx: work(Transaction(tx)))
 
     def apply_schema(self) -> int:
-        """Create every constraint and index in queries/schema.cypher that is missing; returns the statement count."""
+        """Create every constraint and index in queries/schema.cypher that is missing; returns the statement count.
+        Every ingest starts here, so the names present are read first and only the missing ones are sent."""
         statements = queries.statements("schema")
         with map_neo4j_errors(self.settings), self._session(neo4j.WRITE_ACCESS) as session:
-            for statement in statements:
+            present = {record["name"] for record in session.run(queries.load("schema_objects"))}
+            for statement in queries.missing_schema(statements, present):
                 session.run(statement).consume()
         return len(statements)
 

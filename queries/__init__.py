@@ -42,6 +42,16 @@ def statements(name: str) -> list[str]:
     return [s for s in (_strip_comments(p) for p in parts) if s]
 
 
+_SCHEMA_NAME = re.compile(r"CREATE\s+(?:CONSTRAINT|(?:\w+\s+)?INDEX)\s+(\w+)\s+IF\s+NOT\s+EXISTS", re.IGNORECASE)
+
+
+def missing_schema(statements: list[str], present: set[str]) -> list[str]:
+    """The statements of `statements` (schema.cypher's) still to run when the graph has the indexes and constraints
+    named `present`: those creating a missing one, then the others (`db.awaitIndexes`) if any is created."""
+    missing = [s for s in statements if (_SCHEMA_NAME.match(s) or [None, None])[1] not in present]
+    return missing if any(_SCHEMA_NAME.match(s) for s in missing) else []
+
+
 def names() -> list[str]:
     """Every named query, e.g. `callers`, `schema`."""
     return sorted(p.relative_to(_ROOT).with_suffix("").as_posix() for p in _ROOT.rglob("*.cypher"))

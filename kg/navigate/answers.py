@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kg.errors import InputError, shorten
-from kg.navigate import cycles as import_cycles
 from kg.navigate import names, reach, value_uses
 from kg.navigate.catalog import describe
 from kg.navigate.evidence import EVIDENCE, combine
@@ -216,6 +215,8 @@ def cycles(store: Store, repo: str | None = None, max_length: int = 4, limit: in
     name = pick_repo(store, repo)
     if not 2 <= max_length <= 8:
         raise InputError(f"max length must be between 2 and 8, not {max_length}")
+    from kg.navigate import cycles as import_cycles  # networkx and the driver's Store type: only kg cycles needs them
+
     found = import_cycles.shortest_cycles(import_cycles.import_graph(store, name), max_length)
     rows, total = _cut(found, limit), len(found)
     return Answer(f"import cycles in {name} (≤ {max_length} modules)", ["length", "modules", "lines"], rows, total,

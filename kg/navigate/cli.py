@@ -4,19 +4,16 @@ options, call kg.navigate's library functions and print a rich table or JSON."""
 from __future__ import annotations
 
 import json
-import threading
 from pathlib import Path
 from typing import Any
 
 import click
-from rich.table import Table
 from rich.text import Text
 
 from kg.cli import Context, emit_json, json_option, out, pass_context
 from kg.errors import InputError, shorten
 from kg.navigate import answers
 from kg.navigate.catalog import catalog
-from kg.navigate.changes import changes as diff_changes
 from kg.navigate.evidence import EVIDENCE, pytest_ids
 from kg.navigate.render import table
 from kg.render import echo
@@ -229,6 +226,8 @@ def query(ctx: Context, name: str | None, params: tuple[str, ...], list_queries:
         infos = catalog(include_internal)
         if as_json:
             return emit_json([{"name": i.name, "summary": i.summary, "params": list(i.used)} for i in infos])
+        from rich.table import Table
+
         t = Table(show_edge=False)
         for column in ("query", "parameters", "answers"):
             t.add_column(column, overflow="fold")
@@ -259,9 +258,11 @@ def changes(ctx: Context, path: Path | None, since: str | None, staged: bool, re
     """The symbols a git diff touches, what they impact and the tests to run (static and observed evidence)."""
     if since and staged:
         raise InputError("--since and --staged do not go together: pick one")
+    from kg.navigate.changes import changes as changes_of  # git and subprocess: only this command needs them
+
     with ctx.open_reader() as store:
-        report = diff_changes(store, path, repo, since, staged, depth, test_depth,
-                              cut(limit, 200, as_json or as_pytest), evidence=evidence)
+        report = changes_of(store, path, repo, since, staged, depth, test_depth,
+                            cut(limit, 200, as_json or as_pytest), evidence=evidence)
     if as_json:
         return emit_json(report.to_dict())
     if as_pytest:
@@ -271,6 +272,8 @@ def changes(ctx: Context, path: Path | None, since: str | None, staged: bool, re
     if not report.changed:
         out.print(f"no changed code in {report.repo} ({report.root})", highlight=False)
         return None
+    from rich.table import Table
+
     t = Table(title=f"changed in {report.repo}", show_edge=False, title_justify="left")
     for column in ("symbol", "kind", "lines"):
         t.add_column(column)
@@ -335,6 +338,8 @@ def browser(ctx: Context, port: int | None, open_browser: bool, as_json: bool) -
                 import webbrowser
 
                 webbrowser.open(url)
+            import threading
+
             threading.Event().wait()  # the server answers from its own thread until Ctrl-C
         except KeyboardInterrupt:
             pass

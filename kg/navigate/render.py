@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 
 from kg.navigate.answers import Answer
@@ -32,6 +31,8 @@ def _step(step: dict[str, Any]) -> str:
 
 def table(answer: Answer, width: int = 160) -> Group:
     """The answer as a rich table with its notes, for a terminal `width` columns wide."""
+    from rich.table import Table  # with fractions and decimal: only an answer shown as a table pays for them
+
     parts: list[Any] = []
     if answer.rows:
         t = Table(title=Text(answer.title), show_edge=False, title_justify="left")

@@ -15,7 +15,6 @@ import fcntl
 import hashlib
 import json
 import os
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -164,6 +163,8 @@ def make_private_tree(root: Path) -> None:
 def write_private(path: Path, text: str) -> None:
     """Write `text` to `path` as an owner-only file, replacing it atomically (a symlink at `path` is replaced, not
     followed). The temporary file is new and uniquely named, so threads of one process do not collide."""
+    import tempfile  # with random and shutil: only a write pays for them
+
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")  # O_EXCL, 0600
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:

@@ -77,3 +77,13 @@ def test_cli_error_is_one_line_without_traceback(tmp_path) -> None:
     result = subprocess.run([sys.executable, "-m", "kg", "status"], env=env, capture_output=True, text=True)
     assert result.returncode == 1
     assert result.stderr.strip() == "error: cannot reach Neo4j at bolt://127.0.0.1:9: check NEO4J_URI"
+
+
+def test_applying_the_schema_recreates_an_index_that_was_dropped(store: Store) -> None:
+    """apply_schema sends only the statements whose index is missing: one that went is still put back."""
+    store.apply_schema()
+    with store._session("WRITE") as session:  # schema commands cannot run inside a named write's transaction
+        session.run("DROP INDEX module_words").consume()
+    assert "module_words" not in {row["name"] for row in store.read("schema_objects")}
+    store.apply_schema()
+    assert "module_words" in {row["name"] for row in store.read("schema_objects")}

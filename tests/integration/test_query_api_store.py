@@ -1,0 +1,109 @@
+"""Small writes over the HTTP Query API (kg.query_api.QueryApiStore, what a one-shot `kg ingest` writes through)
+against the real local server: edit sequences applied through it equal a clean ingest through the driver, a failed
+transaction leaves nothing, and a one-file `kg ingest` never imports the driver."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from kg.ingest.pipeline import Ingestor
+from kg.ingest.writer import GraphWriter
+
+from kg.query_api import QueryApiStore
+from kg.settings import Settings
+from kg.store import Store
+from tests.graph_snapshot import snapshot
+from tests.integration.test_ingest import apply, edit_steps
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+TINYSHOP = REPO_ROOT / "examples" / "tinyshop"
+
+
+class Counted:
+    """The driver-backed fallback, counting how often the HTTP store needed it."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.calls = 0
+
+    def __call__(self) -> Store:
+        self.calls += 1
+        return self.store
+
+
+@pytest.fixture
+def api(store: Store, graph_settings: Settings) -> tuple[QueryApiStore, Counted]:
+    if graph_settings.uri_configured:
+        pytest.skip("the Query API store writes to kg's local server only")
+    fallback = Counted(store)
+    return QueryApiStore(store.settings, fallback=fallback), fallback  # not closed: it would close the fixture's
+
+
+def test_edit_sequences_written_over_http_equal_a_clean_ingest(store: Store, api: tuple[QueryApiStore, Counted],
+                                                                tmp_path: Path) -> None:
+    http, fallback = api
+    work = tmp_path / "tinyshop"
+    shutil.copytree(TINYSHOP, work)
+    Ingestor(http, work, repo="inc", cache_dir=tmp_path / "cache").run()
+    for name, changes in edit_steps(work):
+        apply(work, changes)
+        report = Ingestor(http, work, repo="inc", cache_dir=tmp_path / "cache").run()  # a new process each time
+        assert report.written or report.deleted, name
+        GraphWriter(store, "clean").forget_repo()
+        Ingestor(store, work, repo="clean").run()
+        assert snapshot(store, "inc") == snapshot(store, "clean"), f"after step: {name}"
+    # a first ingest of a small tree and every later step fit one transaction: the driver was never needed
+    # (the schema exists: the fixture applied it)
+    assert fallback.calls == 0
+
+
+def test_a_failed_transaction_leaves_nothing_and_holds_no_lock(store: Store,
+                                                               api: tuple[QueryApiStore, Counted]) -> None:
+    http, _ = api
+
+    def work(tx: object) -> None:
+        tx.write("ingest/repo_put", repo="half", root="/nowhere", role="target")  # type: ignore[attr-defined]
+        raise RuntimeError("stopped half way")
+
+    with pytest.raises(RuntimeError):
+        http.transaction(work)
+    assert not [r for r in store.read("repos") if r["repo"] == "half"]
+    # the rolled-back transaction holds no lock on the node: the same write lands at once, through the driver too
+    http.transaction(lambda tx: tx.write("ingest/repo_put", repo="half", root="/here", role="target"))
+    store.write("ingest/repo_put", repo="half", root="/there", role="target")
+    assert [r["repo"] for r in store.read("repos") if r["repo"] == "half"] == ["half"]
+    GraphWriter(store, "half").forget_repo()
+
+
+def test_a_one_file_cli_ingest_never_imports_the_driver(store: Store, graph_settings: Settings,
+                                                        tmp_path: Path) -> None:
+    """`kg ingest` of a small change writes over HTTP: the driver (with numpy, ~0.3 s of CPU) is never imported."""
+    if graph_settings.uri_configured:
+        pytest.skip("the Query API store writes to kg's local server only")
+    work = tmp_path / "tinyshop"
+    shutil.copytree(TINYSHOP, work)
+    env = {k: v for k, v in os.environ.items() if k not in ("NEO4J_URI", "NEO4J_PASSWORD")}
+    env.update(KG_BOLT_PORT=str(graph_settings.bolt_port), KG_HTTP_PORT=str(graph_settings.http_port),
+               KG_DATA_DIR=str(graph_settings.data_dir), KG_PROJECT=str(REPO_ROOT),
+               KG_CACHE_DIR=str(tmp_path / "cache"))
+    command = [sys.executable, "-X", "importtime", "-m", "kg", "ingest", str(work), "--repo", "cli", "--json"]
+    for step in ("first", "edit"):
+        if step == "edit":
+            cart = work / "shop" / "cart.py"
+            cart.write_text(cart.read_text() + "\n\ndef probe():\n    return 1\n")
+        done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        report = json.loads(done.stdout)
+        assert report["written"] == (1 if step == "edit" else report["files"] + report["documents"])
+        imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines()
+                    if line.startswith("import time:")}
+        assert "kg.query_api" in imported
+        assert not {m for m in imported if m.split(".")[0] in ("neo4j", "numpy")}, step
+    assert store.read("find_symbol", symbol="probe", repo="cli", limit=5)
+    GraphWriter(store, "cli").forget_repo()
