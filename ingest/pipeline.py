@@ -238,8 +238,11 @@ class Ingestor:
                            timings: dict[str, dict[str, float]]) -> Future | None:
         """On a first ingest (the graph holds nothing of the repository), start writing the modules, symbols and
         DEFINES in a thread, so Neo4j works on the other core while this one resolves; None otherwise (then one
-        writer at a time: clearing and writing shared nodes from two transactions could deadlock)."""
-        step.fresh = not known and not self.store.read("ingest/repo_symbols_any", repo=self.repo)
+        writer at a time: clearing and writing shared nodes from two transactions could deadlock). A small first
+        ingest is one transaction like any small change (over HTTP, no driver: see kg.query_api.QueryApiStore)."""
+        if known or len(step.parsed) < SMALL_CHANGE:
+            return None
+        step.fresh = not self.store.read("ingest/repo_symbols_any", repo=self.repo)
         if not step.fresh:
             return None
         require_free_space(self.store.settings, "ingest")

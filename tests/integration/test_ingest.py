@@ -286,7 +286,7 @@ def test_the_report_says_where_the_time_went(store: Store, tmp_path: Path) -> No
     """The phases and named writes benchmarks read (bench/ingest.py): each phase the run went through, in the
     pipeline's order, within the run's time; every named write with the rows it sent, a bulk ingest and a one-file
     update (one transaction) alike."""
-    from kg.ingest.pipeline import PHASES
+    from kg.ingest.pipeline import PHASES, SMALL_CHANGE
 
     work = tmp_path / "tinyshop"
     shutil.copytree(TINYSHOP, work)
@@ -302,8 +302,16 @@ def test_the_report_says_where_the_time_went(store: Store, tmp_path: Path) -> No
     assert clean.writes["ingest/modules_put"]["rows"] == modules == clean.files
     assert clean.writes["ingest/symbols_put"]["rows"] == clean.symbols
     assert clean.writes["ingest/symbols_put"]["calls"] == 1  # tinyshop fits in one batch
-    # A first ingest has nothing to clear (its nodes are written while it resolves); an update clears what it rewrites.
-    assert not {"ingest/files_clear", "ingest/symbols_prune", "ingest/defines_clear"} & set(clean.writes)
+    # A small first ingest is one transaction, as any small change (its clears find nothing); from SMALL_CHANGE
+    # files on, a first ingest writes its nodes while it resolves and has nothing to clear.
+    assert clean.writes["ingest/defines_clear"]["rows"] == clean.files
+    many = tmp_path / "many"
+    many.mkdir()
+    for i in range(SMALL_CHANGE):
+        (many / f"m{i}.py").write_text(f"def f{i}():\n    return {i}\n")
+    big = Ingestor(store, many, repo="timed-many", cache_dir=tmp_path / "cache-many").run()
+    assert big.files == SMALL_CHANGE and big.writes["ingest/symbols_put"]["rows"] == SMALL_CHANGE
+    assert not {"ingest/files_clear", "ingest/symbols_prune", "ingest/defines_clear"} & set(big.writes)
 
     path = next(p for p in sorted(work.rglob("*.py")) if "def " in p.read_text())
     path.write_text(path.read_text() + "\n\ndef timed_probe():\n    return 1\n")
