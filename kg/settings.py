@@ -193,12 +193,16 @@ def _read_project_file(path: Path) -> dict[str, dict[str, Any]]:
         return {}
     import yaml  # only when there is a project file: every kg command reads the settings, few have one
 
+    from kg.source_files import read_config
+
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = yaml.safe_load(read_config(path)) or {}
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark else ""
         raise ConfigError(f"{path}{where} is not valid YAML: fix it or delete it") from e
+    except OSError as e:
+        raise ConfigError(f"cannot read {path}: {e.strerror or e}") from e
     if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
         raise ConfigError(f"{path} must map sections (neo4j:, server:) to settings")
     for section in data.values():

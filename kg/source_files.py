@@ -29,3 +29,21 @@ def read_source(root: Path, path: str) -> str | None:
         if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SOURCE_BYTES:
             return None
         return f.read(MAX_SOURCE_BYTES + 1)[:MAX_SOURCE_BYTES].decode("utf-8", errors="replace")
+
+
+MAX_CONFIG_BYTES = 1_000_000  # a project's own settings file (.agent/*.yaml): far above any real one
+
+
+def read_config(path: Path) -> str:
+    """The text of a settings file a repository may carry (`.agent/kg.yaml`, `budget.yaml`): a link is followed
+    (dotfile setups use them), but what it reaches must be a regular file of at most MAX_CONFIG_BYTES; a link to
+    `/dev/zero` read until memory ran out, and one to a FIFO hung every command. OSError says what is wrong."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError("it is not a regular file (a device, a pipe or a folder): make it a plain file")
+        data = f.read(MAX_CONFIG_BYTES + 1)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise OSError(f"it is larger than {MAX_CONFIG_BYTES:,} bytes, and a settings file is a few lines")
+    return data.decode("utf-8", errors="replace")

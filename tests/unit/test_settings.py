@@ -194,3 +194,25 @@ def test_bad_environment_is_one_clear_error(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setenv(variable, value)
     with pytest.raises(ConfigError, match=message):
         settings.load(cwd=tmp_path)
+
+
+def test_a_project_file_that_links_to_a_device_or_a_pipe_is_one_line(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A repository can commit `.agent/kg.yaml` as a link: to /dev/zero it was read until memory ran out (every
+    command of anyone who cloned it failed with a traceback), to a FIFO it hung every command."""
+    import os
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agent").mkdir()
+    link = tmp_path / ".agent" / "kg.yaml"
+    link.symlink_to("/dev/zero")
+    with pytest.raises(ConfigError, match="is not a regular file"):
+        settings.load(cwd=tmp_path)
+    link.unlink()
+    os.mkfifo(link)
+    with pytest.raises(ConfigError, match="is not a regular file"):
+        settings.load(cwd=tmp_path)
+    link.unlink()
+    (tmp_path / "real.yaml").write_text("server: {heap: 3g}\n")
+    link.symlink_to(tmp_path / "real.yaml")  # a link to a plain file is fine (dotfile setups)
+    assert settings.load(cwd=tmp_path).heap == "3g"
