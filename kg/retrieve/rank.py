@@ -213,9 +213,10 @@ def graph_signal(store: Store, repo: str, seeds: dict[str, float], alpha: float 
 
 
 def personalized_pagerank(ties: dict[str, dict[str, float]], restart: dict[str, float], alpha: float,
-                          iterations: int = 50) -> dict[str, float]:
+                          iterations: int = 50, tolerance: float = 1e-6) -> dict[str, float]:
     """Power iteration on a small weighted graph (a few hundred files at most; networkx's pagerank would bring
-    scipy, 100 MB, for this). A node without ties gives its mass back to the restart distribution."""
+    scipy, 100 MB, for this). A node without ties gives its mass back to the restart distribution. Each step
+    shrinks the error by `alpha`, so it stops once a step moves the ranks by less than `tolerance` in all."""
     nodes = set(ties) | set(restart) | {b for t in ties.values() for b in t}
     rank = {n: restart.get(n, 0.0) for n in nodes}
     out = {n: sum(ties.get(n, {}).values()) for n in nodes}
@@ -230,7 +231,10 @@ def personalized_pagerank(ties: dict[str, dict[str, float]], restart: dict[str, 
                 nxt[m] += alpha * r * w / out[n]
         for n, share in restart.items():
             nxt[n] += alpha * dangling * share
+        moved = sum(abs(nxt[n] - rank[n]) for n in nodes)
         rank = nxt
+        if moved < tolerance:
+            break
     return rank
 
 
