@@ -10,7 +10,9 @@ setup: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -e '.[test,embed]'
+	@# setuptools warns at length that an editable install maps folders (ingest/ → kg.ingest): that mapping is kg's
+	@# layout on purpose (pyproject's package-dir), so the warning is silenced by its message, nothing else.
+	PYTHONWARNINGS="ignore:Editable installation" $(VENV)/bin/pip install --quiet -e '.[test,embed]'
 	touch $@
 
 # Repeatable: every question names the repository (another copy of the example in the graph is no ambiguity), the

@@ -234,6 +234,8 @@ def server_status(ctx: Context, as_json: bool) -> None:
         out.print(f"  bolt {status.bolt_port} · http {status.http_port} · {status.browser_url}", highlight=False)
         out.print(f"  data {status.data_dir} · since {status.started_at} · Neo4j {status.neo4j_version} · "
                   f"kg {status.kg_version}", highlight=False)
+        if status.heap:
+            out.print(f"  heap {status.heap} · page cache {status.pagecache}", highlight=False)
     else:
         out.print(f"[yellow]not running[/] · data {status.data_dir} · start it with `kg server start`",
                   highlight=False)
@@ -320,8 +322,15 @@ def config(ctx: Context, as_json: bool) -> None:
         "pagecache": (s.pagecache, s.origin["pagecache"]),
         "min_free_mb": (str(s.min_free_mb), s.origin["min_free_mb"]),
     }
+    from kg.server import state
+
+    running = {} if s.uri_configured else state.running(s.data_dir) or {}
+    differs = [f"{key} {running[key]}" for key in ("heap", "pagecache") if running.get(key, getattr(s, key)) !=
+               getattr(s, key)]
+    note = (f"the server running for {s.data_dir} was started with {' and '.join(differs)}: these settings take "
+            "effect at its next start (`kg server stop`, then `kg server start`)") if differs else None
     if as_json:
-        return emit_json({k: {"value": v, "from": o} for k, (v, o) in rows.items()})
+        return emit_json({**{k: {"value": v, "from": o} for k, (v, o) in rows.items()}, "note": note})
     from rich.table import Table
 
     table = Table(show_edge=False)
@@ -330,6 +339,8 @@ def config(ctx: Context, as_json: bool) -> None:
     for key, (value, origin) in rows.items():
         table.add_row(key, value, origin)
     out.print(table)
+    if note:
+        out.print(note, highlight=False)
 
 
 # ── export ──────────────────────────────────────────────────────────────────────────────────────────────────────

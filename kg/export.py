@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from kg.errors import InputError
+from kg.errors import InputError, shorten
 
 if TYPE_CHECKING:
     from kg.store import Store  # the driver is imported only where a Store is made (kg.graph)
@@ -43,7 +43,7 @@ def callgraph(store: Store, repo: str, fmt: CallgraphFormat = "pycg", min_confid
     function's own callers); pycg gives the latter back to the wrapper, as the call it makes.
     """
     if evidence not in ("static", "observed", "all"):
-        raise InputError(f"evidence must be static, observed or all, not {evidence!r}")
+        raise InputError(f"evidence must be static, observed or all, not {shorten(evidence, 40)}")
     if min_confidence is None:
         min_confidence = default_min_confidence(fmt)
     rows = store.read("export/callgraph", repo=repo, min_confidence=min_confidence, evidence=evidence)

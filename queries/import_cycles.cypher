@@ -3,7 +3,8 @@
 // a DEPENDS_ON edge with an import among its kinds, whatever the form (`import b`, `from b import x`,
 // `from . import b`), so a cycle that mixes forms is found too. Imports inside functions count: they are cycles to
 // look at, not always bugs. Imports only made under `if TYPE_CHECKING:` (type_only) never run and do not count.
-// `kg review` lists every cycle (strongly connected components) with the edges to cut.
+// `kg cycles` answers this with networkx (kg.navigate.cycles), breaking ties by name; `kg review` lists every cycle
+// (strongly connected components) with the edges to cut.
 :params {repo: 'tinyshop', max_length: 4, limit: 50};
 MATCH (m:Module {repo: $repo})
 MATCH p = ANY SHORTEST (m)(()-[d:DEPENDS_ON WHERE 'IMPORTS' IN d.kinds AND NOT coalesce(d.type_only, false)]->()){1,8}(m)

@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kg.errors import InputError, shorten
+from kg.navigate import cycles as import_cycles
 from kg.navigate import names, reach, value_uses
 from kg.navigate.catalog import describe
 from kg.navigate.evidence import EVIDENCE, combine
-from kg.navigate.targets import Target, pick_repo, repo_here, resolve, resolve_all
+from kg.navigate.targets import Target, elsewhere_notes, pick_repo, repo_here, resolve, resolve_all
 from kg.source_files import read_source
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def _cut(rows: list[dict[str, Any]], limit: int | None) -> list[dict[str, Any]]:
 
 def _edges(evidence: str) -> str:
     if evidence not in EDGE_EVIDENCE:
-        raise InputError(f"evidence must be one of {', '.join(EDGE_EVIDENCE)}, not {evidence!r}")
+        raise InputError(f"evidence must be one of {', '.join(EDGE_EVIDENCE)}, not {shorten(evidence, 40)}")
     return evidence
 
 
@@ -103,8 +104,8 @@ def callers(store: Store, symbol: str, repo: str | None = None, depth: int = 1, 
     starts = store.read("reach/start", repo=target.repo, qname=target.qname)
     rows, total = _walked(store, "callers", target.repo, starts, "in", depth, min_confidence, limit, evidence)
     return Answer(f"callers of {target.qname} (depth ≤ {depth})", ["depth", "caller", "kind", "call_path", "call_line",
-                  "path", "line", "calls", "resolution", "confidence"], rows, total, limit, "callers", target=target,
-                  at_least=False)
+                  "path", "line", "calls", "resolution", "confidence"], rows, total, limit, "callers",
+                  elsewhere_notes([target]), target=target, at_least=False)
 
 
 def callees(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
@@ -115,7 +116,7 @@ def callees(store: Store, symbol: str, repo: str | None = None, depth: int = 1, 
     rows, total = _walked(store, "callees", target.repo, starts, "out", depth, min_confidence, limit, evidence)
     return Answer(f"callees of {target.qname} (depth ≤ {depth})", ["depth", "callee", "kind", "call_path",
                   "call_line", "from", "path", "line", "resolution", "confidence"], rows, total, limit, "callees",
-                  target=target, at_least=False)
+                  elsewhere_notes([target]), target=target, at_least=False)
 
 
 def _walked(store: Store, question: str, repo: str, starts: list[dict[str, str]], direction: reach.Direction,
@@ -147,7 +148,7 @@ def impact_of(store: Store, targets: list[Target], depth: int = 5, min_confidenc
                           types=("CALLS", "IMPORTS", "INHERITS"))
     names = ", ".join(t.qname for t in targets[:3]) + (f" and {len(targets) - 3} more" if len(targets) > 3 else "")
     return Answer(f"impact of {names} (depth ≤ {depth})", ["depth", "dependent", "kind", "path", "line", "via",
-                  "reaches", "confidence", "evidence"], rows, total, limit, "dependents",
+                  "reaches", "confidence", "evidence"], rows, total, limit, "dependents", elsewhere_notes(targets),
                   target=targets[0] if len(targets) == 1 else None, at_least=False)
 
 
@@ -159,7 +160,8 @@ def call_path(store: Store, source: str, target: str, repo: str | None = None, d
             raise InputError(f"{t.qname} is a module; a call path joins functions, methods or classes")
     rows, total = fetch(store, "call_path", limit, repo=a.repo, source=a.qname, target=b.qname, depth=_depth(depth),
                         evidence=_edges(evidence))
-    notes = [] if rows else [f"{a.qname} does not reach {b.qname} through calls within {depth} steps"]
+    notes = elsewhere_notes([a, b] if a.qname != b.qname else [a])
+    notes += [] if rows else [f"{a.qname} does not reach {b.qname} through calls within {depth} steps"]
     return Answer(f"call paths {a.qname} → {b.qname}", ["length", "confidence", "steps"], rows, total, limit,
                   "paths", notes, target=b)
 
@@ -174,7 +176,7 @@ def tests_for_targets(store: Store, targets: list[Target], depth: int = 8, limit
                       evidence: str = "combined") -> Answer:
     """Tests that reach the targets by static analysis, that ran them when observed, or both (see evidence.py)."""
     if evidence not in EVIDENCE:
-        raise InputError(f"evidence must be one of {', '.join(EVIDENCE)}, not {evidence!r}")
+        raise InputError(f"evidence must be one of {', '.join(EVIDENCE)}, not {shorten(evidence, 40)}")
     if not targets:
         return Answer("tests for nothing", [], [], 0, limit, "tests")
     repo, qnames = targets[0].repo, [t.qname for t in targets]
@@ -187,7 +189,8 @@ def tests_for_targets(store: Store, targets: list[Target], depth: int = 8, limit
     names = ", ".join(t.qname for t in targets[:3]) + (f" and {len(targets) - 3} more" if len(targets) > 3 else "")
     return Answer(f"tests for {names} ({evidence} evidence, static depth ≤ {depth})",
                   ["test", "evidence", "distance", "confidence", "calls", "how"], _cut(chosen.rows, limit),
-                  len(chosen.rows), limit, "tests", chosen.notes, target=targets[0] if len(targets) == 1 else None)
+                  len(chosen.rows), limit, "tests", elsewhere_notes(targets) + chosen.notes,
+                  target=targets[0] if len(targets) == 1 else None)
 
 
 def _static_tests(store: Store, repo: str, qnames: list[str], depth: int) -> list[dict[str, Any]]:
@@ -213,7 +216,8 @@ def cycles(store: Store, repo: str | None = None, max_length: int = 4, limit: in
     name = pick_repo(store, repo)
     if not 2 <= max_length <= 8:
         raise InputError(f"max length must be between 2 and 8, not {max_length}")
-    rows, total = fetch(store, "import_cycles", limit, repo=name, max_length=max_length)
+    found = import_cycles.shortest_cycles(import_cycles.import_graph(store, name), max_length)
+    rows, total = _cut(found, limit), len(found)
     return Answer(f"import cycles in {name} (≤ {max_length} modules)", ["length", "modules", "lines"], rows, total,
                   limit, "cycles", ["lines: where each module imports the next; `kg review` adds the edges to cut"])
 
@@ -334,6 +338,8 @@ def find(store: Store, text: str, repo: str | None = None, limit: int | None = 2
         if (r["repo"], r["qname"]) not in seen:
             seen.add((r["repo"], r["qname"]))
             rows.append(r)
+    if repo and not rows:
+        pick_repo(store, repo)  # an unknown repository is an error, not "none"
     return Answer(f"definitions of {shorten(text)}", ["match", "score", "qname", "kind", "path", "line", "signature"]
                   + ([] if repo else ["repo"]), _cut(rows, limit), len(rows), limit, "matches")
 

@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from kg.errors import shorten
+
 EVIDENCE = ("combined", "static", "observed", "any")
 _PARAMS = re.compile(r"\[.*\]$")
 _RANK = {"both": 0, "observed": 1, "static": 2}
@@ -36,7 +38,7 @@ def combine(static: list[dict[str, Any]], observed: list[dict[str, Any]], observ
     """Rows of both queries merged per test. `observed_state`: the `tests_observed` rows of the static tests
     (per observed test, and per test file with its staleness)."""
     if evidence not in EVIDENCE:
-        raise ValueError(f"evidence must be one of {', '.join(EVIDENCE)}, not {evidence!r}")
+        raise ValueError(f"evidence must be one of {', '.join(EVIDENCE)}, not {shorten(evidence, 40)}")
     by_function = {row["test"]: row for row in static}
     rows: list[dict[str, Any]] = []
     seen_functions: set[str] = set()

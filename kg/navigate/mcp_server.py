@@ -54,6 +54,7 @@ MAX_QUERY = 20_000  # cypher's query text
 MAX_PARAMS = 100_000  # cypher's params JSON
 MAX_ERROR = 1_500  # characters of an error an MCP client gets
 MAX_ARGUMENT_PROBLEMS = 5  # wrong arguments named in one error
+MAX_LOG_LINE = 300  # characters of a line the server logs to stderr
 MAX_ANSWER = 200_000  # characters of an answer: the client pays per token, and serialising 24 MB took minutes
 
 INSTRUCTIONS = (
@@ -141,6 +142,36 @@ class KgServer(MCPServer):
             raise
 
 
+    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context: Any = None) -> Any:
+        # kg offers no prompts; the library would quote the whole name, and log it with a traceback.
+        raise ToolError(f"unknown prompt {shorten(name, 60)}: kg offers no prompts, only tools (tools/list)")
+
+    async def read_resource(self, uri: Any, context: Any = None) -> Any:
+        raise ToolError(f"unknown resource {shorten(str(uri), 60)}: kg offers no resources, only tools (tools/list)")
+
+
+class OneLineLog(logging.Formatter):
+    """A log record as one short printable line: the library logs a failed request with the caller's input and a
+    traceback, and rich rendered a 100,000-character name for minutes on the event loop every request waits on."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = f"{record.levelname.lower()}: {record.getMessage()}"
+        if record.exc_info and record.exc_info[1] is not None:
+            text += f" ({type(record.exc_info[1]).__name__})"
+        line = "".join(c if c.isprintable() else " " for c in text[:MAX_LOG_LINE + 1])
+        return line if len(line) <= MAX_LOG_LINE else line[:MAX_LOG_LINE] + "…"
+
+
+def quiet_library_logging() -> None:
+    """Replace the handlers the MCP library installs on the root logger (rich, with tracebacks) with OneLineLog."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(OneLineLog())
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+
+
 def argument_error(tool: str, error: ValidationError) -> str:
     """`tool`'s argument problems as `field`: rule, at most MAX_ARGUMENT_PROBLEMS of them, no input quoted."""
     problems = error.errors(include_url=False, include_input=False, include_context=False)
@@ -154,6 +185,7 @@ def argument_error(tool: str, error: ValidationError) -> str:
 def build(settings: Settings) -> tuple[MCPServer, Graph]:
     # WARNING: a failed call is the client's answer, not something to log; real faults still reach stderr.
     server = KgServer("kg", instructions=INSTRUCTIONS, version=kg_version(), log_level="WARNING")
+    quiet_library_logging()
     graph = Graph(settings)
 
     @server.tool(description="Where a name is defined: exact dotted-name matches first, then fuzzy full-text "
@@ -191,7 +223,7 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
                              f"{MAX_SYMBOLS} symbols.{_LIMITS}")
     def tests_for(symbols: list[str], depth: int = 8, repo: str | None = None, limit: int = 40,
                   evidence: str = "combined") -> str:
-        checked(limit, depth, symbols, repo=repo)
+        checked(limit, depth, symbols, repo=repo, evidence=evidence)
         return graph.ask(lambda s: compact(answers.tests_for(s, symbols, repo, depth, limit, evidence)))
 
     @server.tool(description="From `git diff` of an ingested repository: changed symbols, their impact and the "
@@ -201,7 +233,7 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
                              f"`path`, when given, is inside the repository's ingested root.{_LIMITS}")
     def changes(path: str | None = None, since: str | None = None, staged: bool = False, repo: str | None = None,
                 limit: int = 40, evidence: str = "combined") -> str:
-        checked(limit, path=path, since=since, repo=repo)
+        checked(limit, path=path, since=since, repo=repo, evidence=evidence)
 
         def answer(s: Store) -> str:
             report = diff_changes(s, Path(path) if path else None, repo, since, staged, limit=limit,

@@ -8,7 +8,7 @@ tool errors.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,6 +33,7 @@ class Target:
     path: str
     line: int
     end_line: int | None = None
+    elsewhere: str | None = None  # the current folder's repository, when the name was found only outside it
 
     @property
     def is_module(self) -> bool:
@@ -57,14 +58,18 @@ class AmbiguousName(InputError):
                          f"{where}\n{shown}{more}")
 
 
-def resolve(store: Store, text: str, repo: str | None = None) -> Target:
-    """The one symbol or module `text` names."""
+_UNKNOWN = object()  # the current folder's repository, not yet looked up
+
+
+def resolve(store: Store, text: str, repo: str | None = None, here: object = _UNKNOWN) -> Target:
+    """The one symbol or module `text` names: in `repo` when given, else preferably in the repository of the current
+    folder (`here`: its name, looked up when not given), else in any (the target then says `elsewhere`)."""
     text = text.strip()
     if not text:
         raise InputError("empty symbol name: give a dotted name (Cart.checkout), a file path or path:line")
     located = _PATH_LINE.match(text)
     if located:
-        return _at_line(store, located["path"], int(located["line"]), repo, text)
+        return _at_line(store, located["path"], int(located["line"]), repo, text, here)
     rows = store.read("find_symbol", symbol=text, repo=repo, limit=_MAX_CANDIDATES * 5)
     candidates = [_target(r) for r in rows]
     exact = [c for c in candidates if c.qname == text or c.path == text]
@@ -72,6 +77,8 @@ def resolve(store: Store, text: str, repo: str | None = None) -> Target:
         candidates = exact
     if not candidates:
         raise InputError(not_found(store, text, repo))
+    if repo is None:
+        candidates = _prefer_here(store, candidates, here)
     if len(candidates) > 1:
         symbols = [c for c in candidates if not c.is_module]
         if len(symbols) == 1 and all(c.qname == symbols[0].qname for c in candidates):
@@ -92,9 +99,26 @@ def not_found(store: Store, text: str, repo: str | None) -> str:
             f"(try `kg find {text[:80]}` for fuzzy matches)")
 
 
+def _prefer_here(store: Store, candidates: list[Target], here: object) -> list[Target]:
+    """The candidates in the current folder's repository when there are some; else all, marked `elsewhere`."""
+    if here is _UNKNOWN:
+        here = repo_here(store)
+    if not isinstance(here, str):
+        return candidates
+    mine = [c for c in candidates if c.repo == here]
+    return mine or [replace(c, elsewhere=here) for c in candidates]
+
+
+def elsewhere_notes(targets: list[Target]) -> list[str]:
+    """A note for each target found outside the current folder's repository: the answer is about another one."""
+    return [f"{t.qname} is not in {t.elsewhere} (the current folder's repository): this answer is about {t.repo}"
+            for t in targets if t.elsewhere]
+
+
 def resolve_all(store: Store, texts: list[str], repo: str | None = None) -> list[Target]:
     """Several targets that must live in one repository (a query walks one repository's graph)."""
-    targets = [resolve(store, t, repo) for t in texts]
+    here = repo_here(store) if repo is None else None
+    targets = [resolve(store, t, repo, here) for t in texts]
     repos = sorted({t.repo for t in targets})
     if len(repos) > 1:
         raise InputError(f"the symbols belong to different repositories ({', '.join(repos)}): {REPO_HINT}")
@@ -146,18 +170,24 @@ def repo_here(store: Store, here: Path | None = None) -> str | None:
     return found[0] if found else None
 
 
-def _at_line(store: Store, path: str, line: int, repo: str | None, text: str) -> Target:
+def _at_line(store: Store, path: str, line: int, repo: str | None, text: str, here: object) -> Target:
     modules = [_target(r) for r in store.read("find_symbol", symbol=path, repo=repo, limit=50)
                if r["kind"] == "module" and r["path"] == path]
     if not modules:
         where = f" of {shorten(repo)}" if repo else ""
         raise InputError(f"no file {shorten(path)} in the graph{where}: check the path (relative to the ingested root)")
+    if repo is None:
+        modules = _prefer_here(store, modules, here)
     if len(modules) > 1:
         raise AmbiguousName(text, modules)
     module = modules[0]
-    rows = store.read("symbols_at_lines", repo=module.repo, rows=[{"path": path, "line": line}])
-    row = rows[0]
-    return Target(module.repo, row["qname"], row["kind"], path, row["start_line"], row["end_line"])
+    if line < 1:
+        raise InputError(f"line {line} of {shorten(path)}: lines count from 1")
+    row = store.read("symbols_at_lines", repo=module.repo, rows=[{"path": path, "line": line}])[0]
+    if row["kind"] == "module" and row["end_line"] and line > row["end_line"]:
+        raise InputError(f"{shorten(path)} has {row['end_line']:,} lines in the graph, so line {line:,} is past its "
+                         "end: check the line (or re-ingest the file if it grew)")
+    return Target(module.repo, row["qname"], row["kind"], path, row["start_line"], row["end_line"], module.elsewhere)
 
 
 def _target(row: dict) -> Target:

@@ -67,6 +67,8 @@ class ServerStatus:
     started_at: str | None = None
     neo4j_version: str | None = None
     kg_version: str | None = None
+    heap: str | None = None  # the memory settings it was started with (`kg config` shows what a new start takes)
+    pagecache: str | None = None
     database: DatabaseState | None = None  # asked only when running
     last_error: str | None = None  # while not running: why the last start failed, or why the server went away
     stopped_unexpectedly: bool = False  # last_error is about a server that ran and went away, not a failed start
@@ -108,6 +110,8 @@ def status(settings: Settings, database: bool = True) -> ServerStatus:
         started_at=(server or {}).get("started_at"),
         neo4j_version=(server or {}).get("neo4j_version"),
         kg_version=(server or {}).get("kg_version"),
+        heap=(server or {}).get("heap"),
+        pagecache=(server or {}).get("pagecache"),
         database=database_state(replace(settings, bolt_port=bolt)) if up and database else None,
         last_error=None if server else saved.get("last_error") or _death(settings, saved),
         stopped_unexpectedly=not server and not saved.get("failed_at")
@@ -204,6 +208,7 @@ def _launch(settings: Settings, began: float, timeout: float,
     state.record(data_dir, process.pid, {
         "bolt_port": settings.bolt_port, "http_port": settings.http_port, "data_dir": str(data_dir),
         "started_at": datetime.now(UTC).isoformat(timespec="seconds"), "kg_version": _kg_version(),
+        "heap": settings.heap, "pagecache": settings.pagecache,
     })
     ready = _wait_until_ready(settings, process.pid, began + timeout, began, process)
     state.make_private_dir(password_mark.parent)

@@ -74,6 +74,26 @@ class _DeadView(_View):
     pass
 
 
+class _App:
+    def __init__(self, rules):
+        options = {}
+        options["view"] = self._index  # a bound method stored (flask: options["autoescape"] = self.select_…)
+        rules.add("/", **options)
+        self._called_only()
+
+    def _index(self):
+        return 7
+
+    def _called_only(self):
+        return 8
+
+    def _never_named(self):
+        return self._never_named_either  # an attribute, not this method
+
+    def _never_named_either_(self):
+        return 9
+
+
 def _register(app):
     app.add_url_rule("/", view_func=_AsyncView.as_view("view"))
     app.register(_PassedView)
@@ -98,10 +118,11 @@ def test_names_used_as_values_are_not_dead(store: Store, values_repo: str) -> No
     answer = answers.dead_code(store, values_repo, include_maybe=True, include_public=True, limit=None)
     reported = {r["symbol"].removeprefix("pkg.mod.") for r in answer.rows}
     for used in ("_lazy_sha1", "_as_class", "_getter", "_Session._get_size", "_AsyncView", "_PassedView",
-                 "_Session"):
+                 "_Session", "_App._index"):
         assert used not in reported, used
     # what is really unused still is, whatever names its comments, docstrings or keyword arguments carry
-    assert {"_really_dead", "_mentioned_only", "_keyword_only", "_DeadView", "_Session._unused_method"} <= reported
+    assert {"_really_dead", "_mentioned_only", "_keyword_only", "_DeadView", "_Session._unused_method",
+            "_App._never_named", "_App._never_named_either_"} <= reported
 
 
 def test_a_method_counts_only_as_the_argument_of_a_wrapper() -> None:

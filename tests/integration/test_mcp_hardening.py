@@ -144,6 +144,8 @@ def test_limits_are_enforced_short_and_stated(store: Store, graph_settings: Sett
         ("cypher", {"query": "RETURN $x AS x", "params": '{"x": 123456789012345678901234567890}'}),
         ("cypher", {"query": "UNWIND range(1, 3000000) AS x RETURN x", "limit": 5}),
         ("find", {"text": "check\U0001f600out"}),  # a surrogate pair on the wire: valid text
+        ("tests_for", {"symbols": ["Cart.checkout"], "evidence": "e" * 900}),  # under the name limit
+        ("changes", {"evidence": "e" * 5_000}),
     ]
     results, info, stderr = run_session(graph_settings, calls)
     texts = [text_of(r) for r in results]
@@ -156,7 +158,9 @@ def test_limits_are_enforced_short_and_stated(store: Store, graph_settings: Sett
     assert f"at most {MAX_QUERY:,}" in texts[10] and "64 bits" in texts[11]
     assert not results[12].is_error and texts[12].startswith("cypher: showing 5 of at least 6 rows")
     assert not results[13].is_error
-    assert all(len(t) < 400 for t in texts[:12])
+    assert results[14].is_error and "evidence must be one of" in texts[14] and "e" * 50 not in texts[14]
+    assert results[15].is_error and "`evidence` is 5,000 characters" in texts[15]
+    assert all(len(t) < 400 for t in texts[:12] + texts[14:])
     assert info == {"name": "kg", "version": kg_version()} and info["version"] not in ("", "unknown")
     assert stderr.strip() == "", stderr[:500]
 
@@ -239,3 +243,33 @@ def test_argument_errors_are_capped_at_a_few_problems() -> None:
     except ValidationError as e:
         text = argument_error("many", e)
     assert text.count("`a") == MAX_ARGUMENT_PROBLEMS and "(and 4 more)" in text and "zzz" not in text
+
+
+def test_unknown_prompts_and_resources_are_short_errors_logged_in_one_line(
+        store: Store, graph_settings: Settings) -> None:
+    """The library answers an unknown prompt or resource by quoting it whole and logging a rich traceback of it on
+    the event loop: a 100,000-character name held every other call for minutes. kg answers like an unknown tool."""
+    Ingestor(store, TINYSHOP, repo="shop").run()
+    answers: list[str] = []
+    server = StdioServerParameters(command=sys.executable, args=["-m", "kg", "mcp"], env=env(graph_settings))
+    with tempfile.TemporaryFile("w+") as errlog:
+        async def session() -> None:
+            async with stdio_client(server, errlog=errlog) as (read, write), ClientSession(read, write) as client:
+                await client.initialize()
+                for ask in (lambda: client.get_prompt("A" * 100_000 + "\x1b[2J"),
+                            lambda: client.read_resource("file:///" + "B" * 100_000)):
+                    try:
+                        await ask()
+                        answers.append("answered")
+                    except Exception as e:  # the client raises the server's JSON-RPC error
+                        answers.append(str(e))
+                answers.append(text_of(await client.call_tool("find", {"text": "checkout", "repo": "shop"})))
+
+        anyio.run(session)
+        errlog.seek(0)
+        stderr = errlog.read()
+    prompt, resource, found = answers
+    assert "unknown prompt" in prompt and len(prompt) < 300, prompt[:400]
+    assert "unknown resource" in resource and len(resource) < 300, resource[:400]
+    assert "checkout" in found
+    assert len(stderr) < 2_000 and "\x1b" not in stderr and "Traceback" not in stderr, stderr[:500]

@@ -149,6 +149,51 @@ def test_the_step_walk_answers_what_the_browser_query_answers(graph: Store) -> N
     assert compared > 300
 
 
+DIAMOND = """
+def t():
+    return 1
+
+
+def e():
+    return t()
+
+
+def d():
+    return e()
+
+
+def b():
+    return d()
+
+
+def c():
+    return d()
+
+
+def a():
+    b()
+    c()
+""" + "".join(f"\n\ndef x{i}():\n    return t()\n" for i in range(4))
+
+
+def test_a_path_search_keeps_every_edge_into_a_node_at_its_distance(graph: Store, tmp_path: Path) -> None:
+    """a → b|c → d → e → t: both paths run through d, reached from b and from c at the same distance (a search
+    from both ends, tried for `kg path`, met at e and listed one path when it kept one edge per node)."""
+    (tmp_path / "diamond.py").write_text(DIAMOND)
+    Ingestor(graph, tmp_path, repo="diamond").run()
+    try:
+        found = answers.call_path(graph, "diamond.a", "diamond.t", "diamond", depth=6, limit=None)
+        assert sorted([s["caller"] for s in r["steps"]] for r in found.rows) == [
+            ["diamond.a", "diamond.b", "diamond.d", "diamond.e"], ["diamond.a", "diamond.c", "diamond.d", "diamond.e"]]
+        assert found.total == 2
+        assert answers.call_path(graph, "diamond.a", "diamond.t", "diamond", depth=3, limit=None).rows == []
+        assert answers.call_path(graph, "diamond.t", "diamond.a", "diamond", depth=6, limit=None).rows == []
+    finally:
+        from kg.ingest.writer import GraphWriter
+
+        GraphWriter(graph, "diamond").forget_repo()
+
+
 CHAINS = """
 def sink():
     return 1
@@ -187,6 +232,13 @@ def test_a_node_reached_by_two_equally_short_chains_keeps_the_stronger(graph: St
         assert down["chains.sink"]["depth"] == 2 and down["chains.sink"]["confidence"] == 1.0
         assert down["chains.sink"]["from"] == "chains.strong"
         assert down["chains.A.weak"]["confidence"] < 1.0  # the guess itself stays a guess
+        both = answers.call_path(graph, "chains.top", "chains.sink", "chains", depth=4, limit=None)
+        assert [[s["callee"] for s in r["steps"]] for r in both.rows] == [["chains.strong", "chains.sink"],
+                                                                          ["chains.A.weak", "chains.sink"]]
+        assert both.total == 2 and both.rows[0]["confidence"] == 1.0 > both.rows[1]["confidence"]
+        browser = graph.read("call_path", repo="chains", source="chains.top", target="chains.sink", depth=4,
+                             evidence="all", limit=10)
+        assert sorted(r["confidence"] for r in browser) == sorted(r["confidence"] for r in both.rows)
     finally:
         from kg.ingest.writer import GraphWriter
 
@@ -341,6 +393,33 @@ def test_hotspots_find_and_module_summary(graph: Store) -> None:
     assert ("imports", "shop.pricing") in deps and ("imported_by", "tests.test_cart") in deps
 
 
+def test_a_name_resolves_in_the_current_folders_repository_first(graph: Store, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --repo a name is looked up in the repository of the current folder first; found only in another,
+    the answer says so (it was silent, and a name in both was called ambiguous even from inside one of them)."""
+    copy = tmp_path / "shop-copy"
+    shutil.copytree(TINYSHOP, copy)
+    Ingestor(graph, copy, repo="copy").run()
+    try:
+        monkeypatch.chdir(copy / "shop")
+        assert resolve(graph, "Cart.checkout").repo == "copy"
+        assert resolve(graph, "shop/cart.py:20").repo == "copy"
+        own = answers.callers(graph, "Cart.checkout")
+        assert own.target.repo == "copy" and not any("not in" in n for n in own.notes)
+        other = answers.callers(graph, "app.core.helper")  # only in nav
+        assert "app.core.helper is not in copy (the current folder's repository): this answer is about nav" \
+            in other.notes
+        assert any("is not in copy" in n for n in answers.impact(graph, ["app.core.helper"], depth=1).notes)
+        monkeypatch.chdir(NAV)
+        assert resolve(graph, "app.core.helper").elsewhere is None
+        with pytest.raises(AmbiguousName):  # in shop and copy, neither of them the folder's
+            resolve(graph, "Cart.checkout")
+    finally:
+        from kg.ingest.writer import GraphWriter
+
+        GraphWriter(graph, "copy").forget_repo()
+
+
 def test_symbol_resolution(graph: Store) -> None:
     assert resolve(graph, "shop/cart.py:20").qname == "shop.cart.Cart.checkout"
     assert resolve(graph, "shop/cart.py:2").kind == "module"
@@ -356,6 +435,14 @@ def test_symbol_resolution(graph: Store) -> None:
         answers.callers(graph, "shop.cart", "shop")
     with pytest.raises(InputError, match="depth must be between 1 and 10"):
         answers.callers(graph, "Cart.checkout", "shop", depth=11)
+    lines = len((TINYSHOP / "shop" / "cart.py").read_text().splitlines())
+    assert resolve(graph, f"shop/cart.py:{lines}", "shop").path == "shop/cart.py"
+    with pytest.raises(InputError, match=f"has {lines} lines in the graph, so line {lines + 1} is past its end"):
+        resolve(graph, f"shop/cart.py:{lines + 1}", "shop")  # was the module: "shop.cart is a module"
+    with pytest.raises(InputError, match="lines count from 1"):
+        resolve(graph, "shop/cart.py:0", "shop")
+    with pytest.raises(InputError, match="no repository named 'nowhere'"):
+        answers.find(graph, "checkout", "nowhere")  # was "none", as if the repository had no such name
 
 
 def test_queries_run_read_only(graph: Store) -> None:

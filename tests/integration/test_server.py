@@ -82,6 +82,12 @@ def test_status_tells_which_server_runs_and_lists_the_others(user, tmp_path: Pat
     assert shown["database"]["status"] == "online" and shown["started_at"] == state["started_at"]
     text = kg("server", "status", env=env, cwd=tmp_path).stdout
     assert f"running (pid {state['pid']}) · database neo4j online" in text and state["data_dir"] in text
+    heap, pagecache = env["KG_NEO4J_HEAP"], env["KG_NEO4J_PAGECACHE"]
+    assert (shown["heap"], shown["pagecache"]) == (heap, pagecache) and f"heap {heap} · page cache" in text
+    # `kg config` shows what a new start would take, and says when the running server was started otherwise
+    assert "was started with" not in kg("config", env=env, cwd=tmp_path).stdout
+    config = kg("config", env={**env, "KG_NEO4J_HEAP": "1111m"}, cwd=tmp_path).stdout
+    assert f"was started with heap {heap}: these settings take effect at its next start" in config
 
     project = tmp_path / "project"
     project.mkdir()
