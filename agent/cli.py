@@ -29,7 +29,9 @@ from kg.navigate.targets import repo_here
 from kg.render import echo, progress_bar
 from kg.retrieve.config import TASK_TYPES, load_budget, load_orchestrator
 from kg.retrieve.context import build as build_context
+from kg.retrieve.context import ranking_notes, require_task
 from kg.retrieve.rank import DEFAULT_SIGNALS, SIGNALS
+from kg.retrieve.search import retrieve
 from kg.retrieve.service import embed_if_needed, read_task_file, task_repo
 
 _model = click.option("--model", help="Model name (env KG_LLM_MODEL).")
@@ -352,6 +354,13 @@ def _task_context(ctx: Context, text: str, task_type: str, budget: int | None, r
         if not no_embed and (not signals or "vectors" in signals):
             with progress_bar(enabled=not as_json and err.is_terminal) as progress:
                 embed_if_needed(store, repo, progress, on_start=lambda m: err.print(f"[dim]{m}[/]", highlight=False))
+        if files_only and not as_json:  # the ranking alone: no context is built, so none is charged to a budget
+            found = retrieve(store, repo, require_task(text), signals=signals or DEFAULT_SIGNALS)
+            for note in ranking_notes(found):
+                err.print(f"[yellow]note:[/] {note}", highlight=False)
+            for path in found.paths():
+                echo(path)
+            return
         result = build_context(store, repo, text, task_type, budget=budget, orchestrator=orchestrator, limits=limits,
                                tokenizer=Tokenizer(encoding_for(model)), signals=signals or DEFAULT_SIGNALS)
     if as_json:

@@ -40,8 +40,9 @@ from kg.retrieve.search import retrieve  # noqa: E402
 
 DEFAULT_DATA = REPO_ROOT.parent.parent / "shared" / "eval" / "localization"
 KS = (1, 5, 10)
-GRID = {"names": (0.5, 1.0, 2.0), "fulltext": (0.5, 1.0, 2.0), "vectors": (0.5, 1.0, 2.0), "graph": (0.0, 0.25, 0.5),
-        "tests": (0.25, 0.5, 1.0)}
+# weights tried by the held-out check; bodies 0 is the default fusion without it
+GRID = {"names": (0.5, 1.0, 2.0), "fulltext": (0.5, 1.0, 2.0), "bodies": (0.0, 1.0, 2.0), "vectors": (0.5, 1.0, 2.0),
+        "graph": (0.0, 0.25, 0.5), "tests": (0.25, 0.5, 1.0)}
 
 
 def project_of(row: dict[str, Any]) -> str:
@@ -116,8 +117,15 @@ def _hit(paths: list[str], gold: list[str], k: int) -> bool:
 
 def fused(items: list[dict[str, Any]], weights: Weights,
           use: tuple[str, ...] = DEFAULT_SIGNALS) -> dict[str, list[str]]:
-    """Fuse the recorded rankings. The graph signal was recorded from the default fusion's seeds."""
-    return {i["id"]: [f.path for f in fuse([r for r in rankings_of(i) if r.name in use], weights)] for i in items}
+    """Fuse the recorded rankings. The graph signal was recorded from the seeds of the fusion with bodies; a
+    record's `graph4` (when there) from the default fusion's, and stands in for `graph` when bodies is not used."""
+    out = {}
+    for i in items:
+        rankings = {r.name: r for r in rankings_of(i)}
+        if "graph4" in rankings and ("bodies" not in use or not weights.bodies):
+            rankings["graph"] = SignalRanking("graph", rankings["graph4"].files)
+        out[i["id"]] = [f.path for f in fuse([r for n, r in rankings.items() if n in use], weights)]
+    return out
 
 
 def alone(items: list[dict[str, Any]], signal: str) -> dict[str, list[str]]:
@@ -130,7 +138,7 @@ def best_weights(items: list[dict[str, Any]]) -> Weights:
     keys = list(GRID)
     for values in itertools.product(*(GRID[k] for k in keys)):
         w = Weights(**dict(zip(keys, values, strict=True)))
-        acc = accuracy(items, fused(items, w))
+        acc = accuracy(items, fused(items, w, SIGNALS))
         score = acc[1] + acc[5]
         if score > best_score + 1e-9:
             best, best_score = w, score
@@ -155,7 +163,9 @@ def report(items: list[dict[str, Any]]) -> dict[str, Any]:
         others = [i for i in items if i["project"] != project]
         w = best_weights(others)
         chosen[project] = w.__dict__
-        held.update(fused(rows, w))
+        held.update(fused(rows, w, SIGNALS))
+        figures["held_out_" + project] = accuracy(rows, fused(rows, w, SIGNALS))
+        figures["default_" + project] = accuracy(rows, fused(rows, default))
     figures["held_out"] = accuracy(items, held)
     figures["held_out_weights"] = chosen
     figures["tuned_on_all"] = best_weights(items).__dict__
@@ -187,6 +197,9 @@ def main() -> None:
         print(f"  fused without {s:9s} {line(figures['without'][s])}")
     print(f"  fused with bodies       {line(figures['with_bodies'])}")
     print(f"  held out by project     {line(figures['held_out'])}")
+    for key in sorted(k for k in figures if k.startswith("held_out_") and k != "held_out_weights"):
+        project = key.removeprefix("held_out_")
+        print(f"    {project:10s} held out {line(figures[key])}   default {line(figures['default_' + project])}")
     print(f"  weights chosen per held-out project: {figures['held_out_weights']}")
     print(f"  weights tuned on all: {figures['tuned_on_all']}")
     print(f"  ranking p50 {figures['seconds_p50'] * 1000:.0f} ms")

@@ -88,27 +88,39 @@ def build(store: Store, repo: str, text: str, task_type: str = "modify", *, budg
     budget (the smallest of `budget`, the per-call budget, and what the task and the day have left)."""
     if task_type not in TASK_TYPES:
         raise InputError(f"task type {task_type!r} is not one of {', '.join(TASK_TYPES)}")
-    if not text or not text.strip():
-        raise InputError("the task is empty: give what to do or the bug report (--task TEXT or --task-file FILE)")
+    require_task(text)
     orchestrator = orchestrator or Orchestrator()
     limits = limits or Budget()
     tok = tokenizer or Tokenizer()
     key = task or task_key(text)
     room, alerts = _room(store, limits, key, budget)
     found = retrieve(store, repo, text, **retrieve_options)
-    context = TaskContext(repo, task_type, room, found, alerts=alerts)
-    if found.task.cut:
-        context.notes.append("the task text was longer than 20,000 characters: its head and tail were read")
-    for signal, why in found.missing.items():
-        context.notes.append(f"{signal} signal not used: {why}")
-    if not found.files:
-        context.notes.append("nothing in the repository matched the task (no code names, words or meaning in "
-                             "common): name a file, symbol or error message")
+    context = TaskContext(repo, task_type, room, found, alerts=alerts, notes=ranking_notes(found))
     strategy = orchestrator.strategy(task_type)
     _fit(store, context, strategy, orchestrator, tok)
     if record:
         _record(store, context, key)
     return context
+
+
+def require_task(text: str | None) -> str:
+    """The task text, or a one-line error when there is none."""
+    if not text or not text.strip():
+        raise InputError("the task is empty: give what to do or the bug report (--task TEXT or --task-file FILE)")
+    return text
+
+
+def ranking_notes(found: Retrieval) -> list[str]:
+    """What a reader of the ranking should know: a cut task, signals that did not run, nothing matched."""
+    notes = []
+    if found.task.cut:
+        notes.append("the task text was longer than 20,000 characters: its head and tail were read")
+    for signal, why in found.missing.items():
+        notes.append(f"{signal} signal not used: {why}")
+    if not found.files:
+        notes.append("nothing in the repository matched the task (no code names, words or meaning in common): name "
+                     "a file, symbol or error message")
+    return notes
 
 
 # ── fitting the budget ──────────────────────────────────────────────────────────────────────────────────────────

@@ -98,7 +98,8 @@ def names_signal(store: Store, repo: str, task: TaskText, files_in_repo: int) ->
     for word in task.query_words(24):  # a word that is a module's name: `junitxml`, `skipping`, `blueprint(s)`
         module_texts.setdefault(word, None)
         module_texts.setdefault(word + "s", None)
-    rows = store.read("retrieve/names", repo=repo, names=list(symbol_texts), modules=list(module_texts), per_name=50)
+    rows = store.read("retrieve/names", repo=repo, names=list(symbol_texts), leaves=module_leaves(module_texts),
+                      per_name=50)
     by_text: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         by_text[r["text"]].append(r)
@@ -121,6 +122,16 @@ def names_signal(store: Store, repo: str, task: TaskText, files_in_repo: int) ->
             counted.add(h["path"])
             evidence[h["path"]].add(score, reason, h["qname"] if kind != "module" else None)
     return SignalRanking("names", _ranked(evidence))
+
+
+def module_leaves(texts: Iterable[str]) -> dict[str, list[str]]:
+    """Each text's last path part and last dotted part → the texts: a module whose path or dotted name ends with
+    a text shares one of them, so `retrieve/names` compares a module with those texts only."""
+    leaves: dict[str, list[str]] = defaultdict(list)
+    for text in texts:
+        for leaf in {text.rsplit("/", 1)[-1], text.rsplit(".", 1)[-1]}:
+            leaves[leaf].append(text)
+    return dict(leaves)
 
 
 # ── full text ───────────────────────────────────────────────────────────────────────────────────────────────────
@@ -202,9 +213,10 @@ def graph_signal(store: Store, repo: str, seeds: dict[str, float], alpha: float 
 
 
 def personalized_pagerank(ties: dict[str, dict[str, float]], restart: dict[str, float], alpha: float,
-                          iterations: int = 50) -> dict[str, float]:
+                          iterations: int = 50, tolerance: float = 1e-6) -> dict[str, float]:
     """Power iteration on a small weighted graph (a few hundred files at most; networkx's pagerank would bring
-    scipy, 100 MB, for this). A node without ties gives its mass back to the restart distribution."""
+    scipy, 100 MB, for this). A node without ties gives its mass back to the restart distribution. Each step
+    shrinks the error by `alpha`, so it stops once a step moves the ranks by less than `tolerance` in all."""
     nodes = set(ties) | set(restart) | {b for t in ties.values() for b in t}
     rank = {n: restart.get(n, 0.0) for n in nodes}
     out = {n: sum(ties.get(n, {}).values()) for n in nodes}
@@ -219,7 +231,10 @@ def personalized_pagerank(ties: dict[str, dict[str, float]], restart: dict[str, 
                 nxt[m] += alpha * r * w / out[n]
         for n, share in restart.items():
             nxt[n] += alpha * dangling * share
+        moved = sum(abs(nxt[n] - rank[n]) for n in nodes)
         rank = nxt
+        if moved < tolerance:
+            break
     return rank
 
 
