@@ -31,6 +31,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from kg.errors import ConfigError
+from kg.source_files import read_config
 
 TaskType = Literal["read", "modify", "debug", "refactor"]
 TASK_TYPES: tuple[str, ...] = ("read", "modify", "debug", "refactor")
@@ -91,7 +92,7 @@ def _load(path: Path, model: type[_M]) -> _M:
     if not path.exists():
         return model()
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.safe_load(read_config(path))
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark else ""

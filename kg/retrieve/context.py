@@ -32,6 +32,7 @@ from kg.git import git
 from kg.retrieve.config import TASK_TYPES, Budget, Orchestrator, Strategy
 from kg.retrieve.rank import RankedFile, is_test, lucene_query
 from kg.retrieve.search import Retrieval, retrieve
+from kg.source_files import read_source
 from kg.store import Store
 from kg.tokens import Tokenizer
 
@@ -400,11 +401,12 @@ class _Loader:
 
 
 def _read_lines(root: Path, path: str, start: int, end: int | None) -> list[str] | None:
-    try:
-        lines = (root / path).read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
+    """Lines of a file as it is now, read as dead code reads them (kg.source_files): never through a link (a file
+    committed as a link to /etc/passwd was shown to the model as code), a FIFO (it hung) or a huge file."""
+    text = read_source(root, path)
+    if text is None:
         return None
-    return lines[max(start - 1, 0): end or start]
+    return text.splitlines()[max(start - 1, 0): end or start]
 
 
 # ── budgets ─────────────────────────────────────────────────────────────────────────────────────────────────────

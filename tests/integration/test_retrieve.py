@@ -320,3 +320,19 @@ def test_every_retrieve_query_runs_with_its_browser_params(store: Store, tmp_pat
             store.write_statements(name, **params)
         else:
             store.write(name, **params)
+
+
+def test_code_is_shown_only_from_the_repositorys_own_regular_files(store: Store, tmp_path: Path) -> None:
+    """The code section read files as they are now, through links: a repository whose shop/cart.py became a link
+    to a file outside it had that file shown (to the model, through MCP) as the code of Cart.checkout."""
+    root = _shop(store, tmp_path, embedded=False)
+    none = embed.load("none")
+    task = "Cart.checkout must also save the order through OrderStore.save"
+    assert "def checkout" in build(store, "shop", task, "modify", budget=20_000, embedder=none).text()
+    secret = tmp_path / "secret.txt"
+    secret.write_text("\n".join(f"root:x:0:0:SECRET-{i}:/root:/bin/bash" for i in range(40)) + "\n")
+    cart = root / "shop" / "cart.py"
+    cart.unlink()
+    cart.symlink_to(secret)
+    shown = build(store, "shop", task, "modify", budget=20_000, embedder=none).text()
+    assert "SECRET" not in shown and "def checkout" not in shown
