@@ -21,7 +21,7 @@ from typing import Any
 
 from kg.agent.errors import RunNotFound
 from kg.agent.memory import MemorySlot
-from kg.agent.records import FileProgress, Progress
+from kg.agent.records import FileProgress, Progress, parsed_endings
 from kg.agent.summaries import LEVELS, Level, Summary, from_card
 from kg.agent.tokens import Tokenizer
 
@@ -104,7 +104,8 @@ class ContextBuilder:
         self.memory = MemorySlot(store, repo, plan_id, tokenizer)
 
     def state(self, run_id: str | None) -> State:
-        rows = self.store.read("agent/context_state", plan=self.plan_id, repo=self.repo, run=run_id or "")
+        rows = self.store.read("agent/context_state", plan=self.plan_id, repo=self.repo, run=run_id or "",
+                               parsed=parsed_endings())
         if not rows:
             raise RunNotFound(f"no plan {self.plan_id!r} in the graph")
         row = rows[0]

@@ -15,6 +15,7 @@ from typing import Any
 
 from kg.agent.errors import RunNotFound
 from kg.agent.plan import Plan
+from kg.ingest.languages import languages
 
 from kg.store import Store
 
@@ -67,8 +68,13 @@ def put_plan(store: Store, plan: Plan, repo: str) -> str:
     return plan_id
 
 
+def parsed_endings() -> list[str]:
+    """The file endings kg parses as code: a planned file with one of them counts only once it is in the graph."""
+    return sorted({ending for language in languages() for ending in language.extensions})
+
+
 def progress(store: Store, plan_id: str, repo: str) -> Progress:
-    rows = store.read("agent/plan_progress", plan=plan_id, repo=repo)
+    rows = store.read("agent/plan_progress", plan=plan_id, repo=repo, parsed=parsed_endings())
     return Progress(tuple(FileProgress(r["path"], r["description"] or "", tuple(r["uses"] or ()), bool(r["done"]),
                                        r["problem"]) for r in rows))
 

@@ -122,3 +122,16 @@ def test_a_failed_summary_call_falls_back_to_the_structural_summary(store: Store
     assert (outcome.status, outcome.iterations) == ("completed", 2)
     steps = turns(store, outcome.run_id)
     assert all(s["ok"] for s in steps) and "structural summary stored" in steps[0]["result"], steps[0]["result"]
+
+
+def test_a_planned_file_an_ignore_file_keeps_out_of_the_graph_is_not_done(store: Store, tmp_path: Path) -> None:
+    """The model writes `.gitignore` = `*`, then the planned files: they were ignored on re-ingest yet counted as
+    done ("kg does not parse this kind of file"), so an unparsable file completed the plan. Recorded responses."""
+    responses = [write(".gitignore", "*\n"), write("hello/greet.py", GREET), write("hello/main.py", "def (:\n")]
+    with ReplayServer(responses) as server:
+        outcome = run_plan(store, tmp_path / "ws", server, plan_text=PLAN, limits=Limits(max_iterations=3))
+    assert outcome.status != "done" and outcome.done == 0, outcome
+    results = [s["result"] for s in turns(store, outcome.run_id)]
+    assert "was written but not ingested (an ignore file of the workspace" in results[1], results[1]
+    run = records.get_run(store, outcome.run_id)
+    assert run["remaining"] == ["hello/greet.py", "hello/main.py"]
