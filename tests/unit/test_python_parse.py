@@ -95,6 +95,16 @@ def test_module_names_strip_a_source_root() -> None:
     assert names["docs/conf.py"] == "docs.conf"
 
 
+def test_src_is_a_source_root_even_beside_a_top_level_module() -> None:
+    """pytest's tree: `src/pytest.py` beside `src/_pytest/`; its code imports `_pytest.main` and `pytest`."""
+    names = LANGUAGE.module_names(["src/pytest.py", "src/_pytest/__init__.py", "src/_pytest/main.py",
+                                   "testing/test_main.py", "src/pkg_only_module.py"])
+    assert names["src/pytest.py"] == "pytest" and names["src/_pytest/main.py"] == "_pytest.main"
+    assert names["src/_pytest/__init__.py"] == "_pytest" and names["src/pkg_only_module.py"] == "pkg_only_module"
+    assert names["testing/test_main.py"] == "testing.test_main"
+    assert LANGUAGE.module_names(["src/__init__.py", "src/app.py"])["src/app.py"] == "src.app"  # src a package
+
+
 def test_module_names_keep_a_top_package_and_avoid_collisions() -> None:
     names = LANGUAGE.module_names(["lib/__init__.py", "lib/x.py", "src/pkg/__init__.py", "pkg/__init__.py"])
     assert names["lib/x.py"] == "lib.x"  # lib/ is itself a package

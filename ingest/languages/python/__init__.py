@@ -186,9 +186,12 @@ def _unlined(bindings: Iterable[Binding], ignore: set[str] = frozenset()) -> lis
 
 
 def _source_roots(paths: list[str], packages: set[str]) -> set[str]:
-    """Top folders without `__init__.py` and without modules of their own whose children are packages."""
+    """Top folders without `__init__.py` and without modules of their own whose children are packages, and `src/`
+    whenever it is no package itself: the src layout's name says what it is, and it often holds a top-level module
+    beside its package (pytest's `src/pytest.py` beside `src/_pytest/`, which made every `_pytest` import external
+    and left that tree with 27 module dependencies instead of hundreds)."""
     tops_with_files = {PurePosixPath(p).parts[0] for p in paths if len(PurePosixPath(p).parts) == 2}
-    roots = set()
+    roots = {"src"} if "src" not in packages and any(p.startswith("src/") for p in paths) else set()
     for pkg in packages:
         parts = PurePosixPath(pkg).parts
         if len(parts) == 2 and parts[0] not in packages and parts[0] not in tops_with_files:
