@@ -779,6 +779,8 @@ class Resolver:
         if kind == "builtin":
             if name in _BUILTIN_RESULTS:
                 return [(("bi", _BUILTIN_RESULTS[name]), label)]
+            if name in ("staticmethod", "classmethod") and args:  # `conv = staticmethod(helper)`: self.conv is helper
+                return self.chain(args[0].chain, scope, depth + 1, line)
             if name in ("iter", "reversed", "next") and args:
                 arg = self.chain(args[0].chain, scope, depth + 1, line)
                 step = ITER if name == "next" else None
