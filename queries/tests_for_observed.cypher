@@ -2,8 +2,8 @@
 // to one of them or to what they define (a class's methods, a module's symbols), and every test under a scope
 // that ran one (a project module's import counts for every test, what a test module's own body runs while it is
 // imported for that module's tests, a wider-scoped fixture's setup for the tests using it).
-// `stale`: every COVERS behind the answer was recorded when the target's file had other content than the graph
-// holds now. A memoized function also counts as run by the tests that ran its callers (a cache hit runs no code), and
+// `stale`: every COVERS behind the answer was recorded when its file, or the target's, had other content than the
+// graph holds now. A memoized function also counts as run by the tests that ran its callers (a cache hit runs no code), and
 // any function as run by the tests that ran test code (tests, fixtures, conftest helpers) calling it.
 // `test` is the pytest node id (with parameters), `function` the same without them.
 :params {repo: 'tinyshop', qnames: ['shop.pricing.bulk_discount']};
@@ -17,6 +17,10 @@ CALL (qname) {
 }
 MATCH (root)-[:DEFINES]->{0,4}(target)
 WITH DISTINCT target
+// The target's own file changed since the suite ran it: every row that reaches it is stale, also through a seed
+// whose own file did not change (a test calling it directly was never stale before).
+OPTIONAL MATCH (home:Module {repo: $repo, path: target.path})
+WITH target, EXISTS { MATCH (target)<-[run:COVERS]-() WHERE home IS NULL OR home.hash <> run.hash } AS changed
 CALL (target) {
   RETURN target AS seed, '' AS why
   UNION
@@ -39,10 +43,10 @@ CALL (target) {
     AND seed.path =~ '(.*/)?(tests?/.*|test_[^/]*\\.py|[^/]*_test\\.py|conftest\\.py)'
   RETURN seed, ' (test code calling ' + target.name + ')' AS why
 }
-WITH seed, min(why) AS why
+WITH seed, min(why) AS why, true IN collect(changed) AS changed
 MATCH (seed)<-[c:COVERS]-(holder)
 OPTIONAL MATCH (module:Module {repo: $repo, path: seed.path})
-WITH seed, why, holder, c, module IS NULL OR module.hash <> c.hash AS stale
+WITH seed, why, holder, c, changed OR module IS NULL OR module.hash <> c.hash AS stale
 CALL (holder, seed, why) {
   WITH holder, seed, why WHERE holder:ObservedTest
   RETURN holder AS test, 'ran ' + coalesce(seed.qname, seed.path) + why AS how

@@ -131,6 +131,20 @@ def test_observe_stores_covers_and_observed_calls(store: Store, project: Path) -
     assert edges == sum(again.edges.values())
 
 
+def test_a_function_tests_call_directly_turns_stale_when_it_changes(store: Store, project: Path) -> None:
+    """Basket.total is called by test code itself (test_total): the test function became a seed of its own, with a
+    COVERS edge in the unchanged test file, so the row never turned stale after an edit of Basket.total."""
+    observe(store, project)
+    fresh = by_test(answers.tests_for(store, ["Basket.total"], REPO))
+    assert fresh and not any(r["stale"] for r in fresh.values())
+    edit(project / "shop" / "prices.py", "return sum(self.items)", "return sum(self.items) + 0")
+    Ingestor(store, project, repo=REPO).run()
+    stale = by_test(answers.tests_for(store, ["Basket.total"], REPO))
+    assert set(stale) == set(fresh)
+    observed = [r for r in stale.values() if r["evidence"] != "static"]
+    assert observed and all(r["stale"] for r in observed), {t: (r["evidence"], r["stale"]) for t, r in stale.items()}
+
+
 def test_an_edit_makes_observations_stale_and_changed_reruns_only_what_it_affects(store: Store,
                                                                                   project: Path) -> None:
     observe(store, project)
