@@ -49,6 +49,19 @@ def test_the_cli_refuses_them_in_one_line(store: Store, graph_settings: Settings
     assert list(tmp_path.rglob("*.sqlite")) == [] and not (tmp_path.parent / "evil.sqlite").exists()
 
 
+def test_forgetting_an_unknown_repository_is_an_error(store: Store, graph_settings: Settings,
+                                                      tmp_path: Path) -> None:
+    """`kg forget nope` printed "forgot nope" and exited 0, as if something had been removed."""
+    Ingestor(store, TINYSHOP, repo="shop").run()
+    env = {**os.environ, "NEO4J_URI": graph_settings.uri, "NEO4J_PASSWORD": graph_settings.password}
+    done = subprocess.run([sys.executable, "-m", "kg", "forget", "nope"], cwd=tmp_path, capture_output=True,
+                          text=True, env=env, timeout=120)
+    assert done.returncode == 1 and done.stderr == "error: no repository named 'nope' in the graph (have: shop)\n"
+    gone = subprocess.run([sys.executable, "-m", "kg", "forget", "shop"], cwd=tmp_path, capture_output=True,
+                          text=True, env=env, timeout=120)
+    assert gone.returncode == 0 and store.read("repos") == []
+
+
 def test_a_folder_whose_name_cannot_be_a_repository_name_asks_for_one(store: Store, tmp_path: Path) -> None:
     odd = tmp_path / "odd:name"
     shutil.copytree(TINYSHOP, odd)
