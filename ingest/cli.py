@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("path", type=click.Path(path_type=Path), default=".")
-@click.option("--repo", help="Name of the repository in the graph (default: the folder's name).")
+@click.option("--repo", help="Name of the repository in the graph (default: the name the folder was ingested "
+                              "under, else the folder's name).")
 @click.option("--role", type=click.Choice(["target", "reference"]), default="target", show_default=True,
               help="target: code being built or reviewed; reference: code to learn from.")
 @click.option("--exclude", "excludes", multiple=True, help="Gitignore-style pattern to leave out (repeatable).")
@@ -59,6 +60,8 @@ def ingest(ctx: Context, path: Path, repo: str | None, role: str, excludes: tupl
     # A one-shot run writes over HTTP and never imports the driver (~0.3 s of CPU); a watcher or the embedding phase
     # keeps one driver connection for all its writes.
     with (ctx.open_graph() if watch or embed else ctx.open_writer()) as store:
+        if repo is None:
+            repo = _ingested_as(store, path)
         with progress_bar(enabled=not as_json and out.is_terminal) as progress:
             ingestor = Ingestor(store, path, repo=repo, role=role, excludes=excludes,
                                 cache_dir=project_cache_dir(ctx.settings.project), progress=progress)
@@ -71,6 +74,26 @@ def ingest(ctx: Context, path: Path, repo: str | None, role: str, excludes: tupl
                 out.print(f"[dim]watching {ingestor.root} — Ctrl-C stops[/]")
             for report in watch(ingestor):
                 show(report)
+
+
+def _ingested_as(store: Any, path: Path) -> str | None:
+    """The name the folder was ingested under, when --repo is not given: a later `kg ingest .` updates it instead of
+    making a second repository named after the folder. A folder inside an ingested repository would become a second,
+    overlapping one with other module names (`kg ingest .` in flask's src/flask made `app.Flask` beside
+    `flask.app.Flask`), and answers from there would come from it: ask what was meant."""
+    try:
+        here = path.resolve()
+    except OSError:
+        return None  # the Ingestor says what is wrong with the path
+    rows = [(row["repo"], Path(row["root"])) for row in store.read("repos") if row["root"]]
+    same = sorted(name for name, root in rows if root == here)
+    if len(same) == 1:
+        return same[0]
+    for name, root in rows:
+        if root in here.parents:
+            raise InputError(f"{here} is inside repository {name!r} (root {root}): run `kg ingest {root}` to "
+                             "update it, or give --repo NAME to make this folder a repository of its own")
+    return None
 
 
 def _embedder() -> embedding.Embedder:

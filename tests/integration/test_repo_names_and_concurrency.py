@@ -62,6 +62,28 @@ def test_forgetting_an_unknown_repository_is_an_error(store: Store, graph_settin
     assert gone.returncode == 0 and store.read("repos") == []
 
 
+def test_ingesting_a_folder_inside_an_ingested_repository_asks_what_was_meant(store: Store, graph_settings: Settings,
+                                                                             tmp_path: Path) -> None:
+    """`kg ingest .` in a subfolder of an ingested repository made a second, overlapping repository named after the
+    folder, with other module names; now it asks, and --repo still makes one on purpose. At the root of a repository
+    ingested under another name, `kg ingest .` updates it (it made a second one named after the folder)."""
+    shop = tmp_path / "tinyshop"
+    shutil.copytree(TINYSHOP, shop)
+    Ingestor(store, shop, repo="shop").run()
+    env = {**os.environ, "NEO4J_URI": graph_settings.uri, "NEO4J_PASSWORD": graph_settings.password}
+    inside = subprocess.run([sys.executable, "-m", "kg", "ingest", "."], cwd=shop / "shop", capture_output=True,
+                            text=True, env=env, timeout=120)
+    assert inside.returncode == 1 and inside.stderr.count("\n") == 1, inside.stderr
+    assert f"is inside repository 'shop' (root {shop.resolve()}): run `kg ingest" in inside.stderr
+    assert [r["repo"] for r in store.read("repos")] == ["shop"]
+    again = subprocess.run([sys.executable, "-m", "kg", "ingest", "."], cwd=shop, capture_output=True, text=True,
+                           env=env, timeout=120)  # the repository's own root: an update as before
+    assert again.returncode == 0, again.stderr
+    named = subprocess.run([sys.executable, "-m", "kg", "ingest", ".", "--repo", "shop-core"], cwd=shop / "shop",
+                           capture_output=True, text=True, env=env, timeout=120)
+    assert named.returncode == 0 and sorted(r["repo"] for r in store.read("repos")) == ["shop", "shop-core"]
+
+
 def test_a_folder_whose_name_cannot_be_a_repository_name_asks_for_one(store: Store, tmp_path: Path) -> None:
     odd = tmp_path / "odd:name"
     shutil.copytree(TINYSHOP, odd)
