@@ -82,8 +82,8 @@ def commit(root: Path, revision: str) -> str:
     done = _run(["git", "--no-pager", "-C", str(root), "rev-parse", "--verify", "--quiet", "--end-of-options",
                  f"{revision}^{{commit}}"], _environment(root))
     if done.returncode != 0:
-        raise InputError(f"revision {shown} names no commit in {root}: give a commit such as HEAD~1, a branch, "
-                         "a tag or a commit id")
+        raise InputError(f"revision {shown} names no commit in {root}: give a commit that exists (HEAD, a branch, "
+                         "a tag or a commit id; `git log --oneline` lists them)")
     return done.stdout.strip()
 
 
