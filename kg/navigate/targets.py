@@ -51,9 +51,14 @@ class AmbiguousName(InputError):
 
     def __init__(self, text: str, candidates: list[Target]) -> None:
         self.candidates = candidates
-        shown = "\n".join(f"  {c.repo}:{c.label()}" for c in candidates[:_MAX_CANDIDATES])
+        shown = "\n".join(f"  {c.label()} in {c.repo}" for c in candidates[:_MAX_CANDIDATES])
         more = f"\n  … and {len(candidates) - _MAX_CANDIDATES} more" if len(candidates) > _MAX_CANDIDATES else ""
-        where = f"path:line or {REPO_HINT}" if len({c.repo for c in candidates}) > 1 else "or path:line"
+        repos = sorted({c.repo for c in candidates})
+        if len({c.qname for c in candidates}) == 1:  # one name in several repositories: no longer name would help
+            super().__init__(f"{shorten(text)} is in {len(repos)} repositories ({', '.join(repos)}): {REPO_HINT} "
+                             f"with one of them\n{shown}{more}")
+            return
+        where = f"path:line or {REPO_HINT}" if len(repos) > 1 else "or path:line"
         super().__init__(f"{shorten(text)} is ambiguous ({len(candidates)} candidates): give a longer dotted name, "
                          f"{where}\n{shown}{more}")
 

@@ -412,8 +412,12 @@ def test_a_name_resolves_in_the_current_folders_repository_first(graph: Store, t
         assert any("is not in copy" in n for n in answers.impact(graph, ["app.core.helper"], depth=1).notes)
         monkeypatch.chdir(NAV)
         assert resolve(graph, "app.core.helper").elsewhere is None
-        with pytest.raises(AmbiguousName):  # in shop and copy, neither of them the folder's
+        with pytest.raises(AmbiguousName) as both:  # in shop and copy, neither of them the folder's
             resolve(graph, "Cart.checkout")
+        # one name in two repositories: no longer name would help (the message asked for one), and the list is not
+        # `repo:qname`, which no command takes
+        assert str(both.value).startswith("'Cart.checkout' is in 2 repositories (copy, shop): pass --repo with one")
+        assert "  shop.cart.Cart.checkout (method, shop/cart.py:16) in copy" in str(both.value)
     finally:
         from kg.ingest.writer import GraphWriter
 
