@@ -15,7 +15,6 @@ from rich.text import Text
 
 from kg.cli import Context, emit_json, err, json_option, out, pass_context
 from kg.errors import InputError
-from kg.navigate.targets import pick_repo
 from kg.render import progress_bar
 
 if TYPE_CHECKING:
@@ -113,6 +112,8 @@ def _embedder() -> embedding.Embedder:
 @pass_context
 def forget(ctx: Context, repo: str, as_json: bool) -> None:
     """Remove a repository and everything ingested from it."""
+    from kg.navigate.targets import pick_repo
+
     with ctx.open_graph() as store:
         pick_repo(store, repo)  # an unknown name is an error ("forgot nope" said nothing was wrong)
         GraphWriter(store, repo).forget_repo()
