@@ -142,7 +142,6 @@ class KgServer(MCPServer):
                 raise ToolError(argument_error(name, e.__cause__)) from e.__cause__
             raise
 
-
     async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context: Any = None) -> Any:
         # kg offers no prompts; the library would quote the whole name, and log it with a traceback.
         raise ToolError(f"unknown prompt {shorten(name, 60)}: kg offers no prompts, only tools (tools/list)")
