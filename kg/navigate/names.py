@@ -127,7 +127,7 @@ def near(store: Store, text: str, repo: str | None, fetch: int = 300, syntax: bo
             ranked.append({**r, "match": found.kind, "score": found.score})
         elif word.lower() in (r.get("doc") or "").lower():
             ranked.append({**r, "match": "docstring", "score": 0.2})
-    ranked.sort(key=lambda r: (-r["score"], len(r["qname"]), r["qname"]))
+    ranked.sort(key=lambda r: (-r["score"], len(r["qname"]), r["qname"], r.get("repo") or ""))
     return ranked
 
 
@@ -146,5 +146,5 @@ def _near_any(store: Store, typed: list[str], repo: str | None, fetch: int) -> l
             best = max((m for m in found if m), key=lambda m: m.score, default=Match("docstring", 0.2))
             # every further word matched outranks any closeness of the best one
             ranked.append({**r, "match": best.kind, "score": round((hits - 1 + best.score) / len(typed), 3)})
-    ranked.sort(key=lambda r: (-r["score"], len(r["qname"]), r["qname"]))
+    ranked.sort(key=lambda r: (-r["score"], len(r["qname"]), r["qname"], r.get("repo") or ""))
     return ranked

@@ -95,7 +95,10 @@ def resolve(store: Store, text: str, repo: str | None = None, here: object = _UN
 def not_found(store: Store, text: str, repo: str | None) -> str:
     """The error for a name nothing has: the closest names when there are some (what `find` would list first)."""
     where = f" in repository {shorten(repo)}" if repo else ""
-    near = names.near(store, text, repo, fetch=50)[:_SUGGESTIONS]
+    near = names.near(store, text, repo, fetch=50)
+    if repo is None and (here := repo_here(store)):  # the current folder's repository first, best first within
+        near.sort(key=lambda r: r["repo"] != here)
+    near = near[:_SUGGESTIONS]
     if not near:
         return (f"no symbol or module named {shorten(text)}{where}, nor any name close to it: "
                 f"try `kg find {text[:80]}` for fuzzy matches (it also searches docstrings)")

@@ -410,6 +410,9 @@ def test_a_name_resolves_in_the_current_folders_repository_first(graph: Store, t
         assert "app.core.helper is not in copy (the current folder's repository): this answer is about nav" \
             in other.notes
         assert any("is not in copy" in n for n in answers.impact(graph, ["app.core.helper"], depth=1).notes)
+        with pytest.raises(InputError) as misspelled:  # the folder's repository's names are suggested first
+            resolve(graph, "Cart.chekout")
+        assert "closest: shop.cart.Cart.checkout (copy)" in str(misspelled.value), str(misspelled.value)
         monkeypatch.chdir(NAV)
         assert resolve(graph, "app.core.helper").elsewhere is None
         with pytest.raises(AmbiguousName) as both:  # in shop and copy, neither of them the folder's
