@@ -413,6 +413,10 @@ def test_a_name_resolves_in_the_current_folders_repository_first(graph: Store, t
         with pytest.raises(InputError) as misspelled:  # the folder's repository's names are suggested first
             resolve(graph, "Cart.chekout")
         assert "closest: shop.cart.Cart.checkout (copy)" in str(misspelled.value), str(misspelled.value)
+        monkeypatch.chdir(TINYSHOP / "shop")  # the repository `shop`, which sorts after `copy`
+        with pytest.raises(InputError) as misspelled:
+            resolve(graph, "Cart.chekout")
+        assert "closest: shop.cart.Cart.checkout (shop)" in str(misspelled.value), str(misspelled.value)
         monkeypatch.chdir(NAV)
         assert resolve(graph, "app.core.helper").elsewhere is None
         with pytest.raises(AmbiguousName) as both:  # in shop and copy, neither of them the folder's
