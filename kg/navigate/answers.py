@@ -215,7 +215,7 @@ def cycles(store: Store, repo: str | None = None, max_length: int = 4, limit: in
     name = pick_repo(store, repo)
     if not 2 <= max_length <= 8:
         raise InputError(f"max length must be between 2 and 8, not {max_length}")
-    from kg.navigate import cycles as import_cycles  # networkx and the driver's Store type: only kg cycles needs them
+    from kg.navigate import cycles as import_cycles  # networkx: only kg cycles needs it
 
     found = import_cycles.shortest_cycles(import_cycles.import_graph(store, name), max_length)
     rows, total = _cut(found, limit), len(found)

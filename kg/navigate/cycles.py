@@ -9,11 +9,12 @@ and searched in about a second, where the pattern from every module took 5–9 s
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from kg.store import Store
+if TYPE_CHECKING:
+    from kg.store import Store
 
 
 def import_graph(store: Store, repo: str) -> nx.DiGraph:
