@@ -20,6 +20,7 @@ content hash of every file (`stats`, see walk.stat_key), so it reads only the fi
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import os
 import pickle
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from kg.ingest.facts import ParsedFile
+from kg.ingest.facts import ParsedFile, pickled_by_fields
 
 from kg import queries
 from kg.errors import ServerError
@@ -92,6 +93,7 @@ def cache_path(cache_dir: Path, repo: str) -> Path:
     return current
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class CachedParse:
     """Everything derived from a file's bytes alone."""
@@ -100,6 +102,18 @@ class CachedParse:
     mentions: frozenset[str]  # identifier-like tokens, see ingest.project.mentioned_names
     bad_encoding: bool
     span_hashes: dict[str, str]  # symbol qname → walk.span_hash of its lines (Symbol.hash in the graph)
+
+
+def unpickled(blob: bytes) -> object:
+    """`pickle.loads` with the cyclic collector paused: a parse is tens of thousands of small tuples and facts,
+    none of them garbage, and the collector would otherwise scan them again and again (about half the load)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.loads(blob)
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class ParseCache:
@@ -114,7 +128,7 @@ class ParseCache:
         if entry is None and self._connect():
             try:
                 row = self._db.execute("SELECT entry FROM parses WHERE hash = ?", (content_hash,)).fetchone()
-                entry = pickle.loads(row[0]) if row else None
+                entry = unpickled(row[0]) if row else None
             except (sqlite3.Error, pickle.UnpicklingError, AttributeError, ImportError, EOFError):
                 entry = None
             if entry is not None:
