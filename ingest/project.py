@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 
 from kg.ingest.facts import Edge, ParsedFile
 from kg.ingest.languages import Language, by_name
+from kg.ingest.languages.core import Tally
 
 _IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -116,12 +117,13 @@ class Parses(Mapping[str, ParsedFile]):
 
 class Project(Mapping[str, ParsedFile]):
     """module → parse for one language, as `Language.resolve` reads it, loading parses only when read.
-    `facet` answers a language's per-file table rows from the index (see ingest.languages.core.facets)."""
+    `tally` answers a language's project-wide tables of facets from the ones RepoState keeps up to date (see
+    ingest.languages.core.tally)."""
 
-    def __init__(self, modules: dict[str, str], parses: Parses, facts: Mapping[str, FileFacts]) -> None:
+    def __init__(self, modules: dict[str, str], parses: Parses, tallies: Callable[[str], Tally]) -> None:
         self._paths = modules  # module → path
         self._parses = parses
-        self._facts = facts
+        self._tallies = tallies
 
     def __getitem__(self, module: str) -> ParsedFile:
         return self._parses[self._paths[module]]
@@ -135,11 +137,8 @@ class Project(Mapping[str, ParsedFile]):
     def __len__(self) -> int:
         return len(self._paths)
 
-    def facet(self, module: str, name: str, of: Callable[[ParsedFile], Any]) -> Any:
-        for facet, value in self._facts[self._paths[module]].facets:
-            if facet == name:
-                return value
-        return of(self[module])
+    def tally(self, name: str, of: Callable[[ParsedFile], Any]) -> Tally:
+        return self._tallies(name)
 
 
 @dataclass
@@ -152,7 +151,8 @@ class RepoState:
     load: Loader = lambda path, content_hash: None  # noqa: E731 — where parses not in memory come from
     dirty: set[str] = field(default_factory=set)  # paths whose index rows changed since the last `take_dirty`
     _projects: dict[str, Project] = field(default_factory=dict)  # lang → module → parse
-    _flow_maps: dict[str, dict[str, frozenset]] = field(default_factory=dict)  # lang → module → flows
+    _tallies: dict[tuple[str, str], Tally] = field(default_factory=dict)  # (lang, facet) → its rows, kept up to date
+    _flow_tallies: dict[str, Tally] = field(default_factory=dict)  # lang → every file's argument flows
 
     def __post_init__(self) -> None:
         self.parsed = Parses(self.facts, self.load)  # path → parse
@@ -173,7 +173,8 @@ class RepoState:
             if reads is not None:
                 self.reads[path] = reads
         self._projects.clear()
-        self._flow_maps.clear()
+        self._tallies.clear()
+        self._flow_tallies.clear()
 
     def take_dirty(self) -> set[str]:
         dirty, self.dirty = self.dirty, set()
@@ -185,6 +186,7 @@ class RepoState:
         touched = set()
         for path in deleted:
             old = self.facts.pop(path, None)
+            self._tally_facets(old, -1)
             self.parsed.drop(path)
             self.mentions.pop(path, None)
             self.edges.pop(path, None)
@@ -196,7 +198,9 @@ class RepoState:
             old = self.facts.get(path)
             if old:
                 touched.add(old.lang)
+            self._tally_facets(old, -1)
             self.facts[path] = file_facts(parsed, content_hash)
+            self._tally_facets(self.facts[path], 1)
             self.parsed.put(path, parsed)
             self.mentions[path] = names
             self.dirty.add(path)
@@ -210,7 +214,25 @@ class RepoState:
         return self._projects[lang]
 
     def _project_of(self, lang: str) -> Project:
-        return Project({f.module: path for path, f in self.facts.items() if f.lang == lang}, self.parsed, self.facts)
+        return Project({f.module: path for path, f in self.facts.items() if f.lang == lang}, self.parsed,
+                       lambda name: self._facet_tally(lang, name))
+
+    def _facet_tally(self, lang: str, name: str) -> Tally:
+        """The rows of facet `name` of every file of `lang`, from the index (built once, then kept up to date)."""
+        found = self._tallies.get((lang, name))
+        if found is None:
+            found = self._tallies[(lang, name)] = Tally(
+                value for facts in self.facts.values() if facts.lang == lang
+                for facet, value in facts.facets if facet == name)
+        return found
+
+    def _tally_facets(self, facts: FileFacts | None, times: int) -> None:
+        """Count a file's facet rows in (1) or out (-1) of the tallies built so far."""
+        if facts is not None:
+            for name, rows in facts.facets:
+                found = self._tallies.get((facts.lang, name))
+                if found is not None:
+                    found.add(rows, times)
 
     def resolve(self, paths: Iterable[str]) -> dict[str, list[Edge]]:
         resolved = {}
@@ -219,7 +241,7 @@ class RepoState:
             lang = by_name(parsed.lang)
             if getattr(lang, "resolve_with", None) is not None:
                 resolved[path], self.reads[path] = lang.resolve_with(parsed, self.project(parsed.lang),
-                                                                     self.flow_map(parsed.lang))
+                                                                     self.flow_tally(parsed.lang))
             else:
                 resolved[path] = lang.resolve(parsed, self.project(parsed.lang))
             self.edges[path] = resolved[path]
@@ -228,21 +250,20 @@ class RepoState:
 
     # ── argument flows ────────────────────────────────────────────────────────────────────────────────────────
 
-    def flow_map(self, lang_name: str) -> dict[str, frozenset]:
-        """Module → argument flows of every file of a language (those not known yet are computed: a first ingest,
-        or a new process). Replaced, never mutated, when a file's flows change."""
-        if lang_name not in self._flow_maps:
+    def flow_tally(self, lang_name: str) -> Tally:
+        """The argument flows of every file of a language, grouped by parameter (those not known yet are computed:
+        a first ingest, or a new process): built once, then kept up to date by `changed_flows`."""
+        found = self._flow_tallies.get(lang_name)
+        if found is None:
             lang = by_name(lang_name)
             project = self.project(lang_name)
-            flows = {}
             for path, facts in self.facts.items():
-                if facts.lang == lang_name:
-                    if path not in self.flows:
-                        self.flows[path] = lang.summarize(self.parsed[path], project)
-                        self.dirty.add(path)
-                    flows[facts.module] = self.flows[path]
-            self._flow_maps[lang_name] = flows
-        return self._flow_maps[lang_name]
+                if facts.lang == lang_name and path not in self.flows:
+                    self.flows[path] = lang.summarize(self.parsed[path], project)
+                    self.dirty.add(path)
+            found = self._flow_tallies[lang_name] = Tally(
+                self.flows[path] for path, facts in self.facts.items() if facts.lang == lang_name)
+        return found
 
     def changed_flows(self, paths: Iterable[str], previous: Mapping[str, ParsedFile | None],
                       deleted: Iterable[str]) -> set[str]:
@@ -251,13 +272,11 @@ class RepoState:
         changed and deleted files: a new process, which has no flows in memory, computes the earlier ones from it."""
         keys: set[str] = set()
         old_projects: dict[str, dict[str, ParsedFile]] = {}
-        touched: set[str] = set()
         for path in [*paths, *deleted]:
             parsed = self.parsed.get(path) or previous.get(path)
             lang = by_name(parsed.lang) if parsed is not None else None
             if lang is None or getattr(lang, "summarize", None) is None:
                 continue
-            touched.add(parsed.lang)
             old = self.flows.pop(path, None)
             if old is None:
                 before = previous.get(path, self.parsed.get(path)) if path in previous else self.parsed.get(path)
@@ -269,9 +288,12 @@ class RepoState:
             if new is not None:
                 self.flows[path] = new
             self.dirty.add(path)
-            keys |= {row[0] for row in (old or frozenset()) ^ (new or frozenset())}
-        for lang_name in touched:
-            self._flow_maps.pop(lang_name, None)
+            differ = (old or frozenset()) ^ (new or frozenset())
+            keys |= {row[0] for row in differ}
+            flows = self._flow_tallies.get(parsed.lang)
+            if flows is not None and differ:
+                flows.remove((old or frozenset()) - (new or frozenset()))
+                flows.add((new or frozenset()) - (old or frozenset()))
         return keys
 
     def _earlier_project(self, lang_name: str, previous: Mapping[str, ParsedFile | None]) -> dict[str, ParsedFile]:

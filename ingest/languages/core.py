@@ -7,8 +7,9 @@ so that a confidence means the same thing whichever language produced it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, NamedTuple, TypeVar
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from typing import NamedTuple, TypeVar
 
 from kg.ingest.facts import Edge, ParsedFile
 
@@ -101,11 +102,54 @@ def per_project(build: Callable[..., Table], reuse: bool = False) -> Callable[[P
     return table
 
 
-def facets(project: Project, name: str, of: Callable[[ParsedFile], Any]) -> list[Any]:
-    """`of(parse)` for every module of the project, in its order. A language lists such functions in its `facets`
-    (name → function of one parse); the pipeline keeps their values in its compact index, so a whole-project table
-    built from them needs no parse loaded (the project mapping's `facet` answers from the index)."""
-    stored = getattr(project, "facet", None)
-    if stored is not None:
-        return [stored(module, name, of) for module in project]
-    return [of(parsed) for parsed in project.values()]
+class Tally:
+    """Rows `(key, *value)` of every module of a project, grouped by key with their multiplicity: a project-wide
+    table (Python: which classes define a method of each name; what flows into each parameter) that the pipeline
+    keeps up to date file by file (`add` a changed file's new rows, `remove` its old ones: ingest.project), instead
+    of rebuilding it from every module after each change. `version` moves on every change, so tables derived from
+    it know when they are stale."""
+
+    def __init__(self, rows: Iterable[Iterable[tuple]] = ()) -> None:
+        self._groups: dict[Hashable, Counter] = {}
+        self.version = 0
+        for each in rows:
+            self.add(each)
+
+    def add(self, rows: Iterable[tuple], times: int = 1) -> None:
+        groups = self._groups
+        for key, *value in rows:
+            counts = groups.get(key)
+            if counts is None:
+                counts = groups[key] = Counter()
+            counts[tuple(value)] += times
+            if times < 0 and counts[tuple(value)] <= 0:
+                del counts[tuple(value)]
+                if not counts:
+                    del groups[key]
+        self.version += 1
+
+    def remove(self, rows: Iterable[tuple]) -> None:
+        self.add(rows, -1)
+
+    def get(self, key: Hashable) -> Mapping[tuple, int]:
+        """value → how many rows of the project have it under `key` (empty when none)."""
+        return self._groups.get(key, _EMPTY)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Tally) and self._groups == other._groups
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_EMPTY: Mapping[tuple, int] = Counter()
+
+
+def tally(project: Project, name: str, of: Callable[[ParsedFile], Iterable[tuple]]) -> Tally:
+    """The `Tally` of the rows `of(parse)` of every module. A language lists such functions in its `facets` (name →
+    function of one parse); the pipeline keeps their rows in its compact index and their tallies up to date, and
+    its project mapping answers with those (ingest.project), so a project-wide table needs no parse loaded and no
+    rebuild after a change. Any other mapping gets one built from every module."""
+    kept = getattr(project, "tally", None)
+    if kept is not None:
+        return kept(name, of)
+    return Tally(of(parsed) for parsed in project.values())

@@ -25,6 +25,7 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 
 from kg.ingest.facts import Edge, ParsedFile
+from kg.ingest.languages.core import Tally
 from kg.ingest.languages.python.edges import module_flows, resolve_module
 from kg.ingest.languages.python.extract import parse_module
 from kg.ingest.languages.python.facts import Binding, PyModule, Scope
@@ -36,7 +37,7 @@ __all__ = ["LANGUAGE", "PyModule", "PythonLanguage"]
 class PythonLanguage:
     name = "python"
     extensions = (".py",)
-    facets = {"class_members": class_members}  # per-file rows of resolve.Index's project-wide tables
+    facets = {"class_members": class_members}  # per-file rows of resolve.Index's project-wide tallies
 
     def module_names(self, paths: Iterable[str]) -> dict[str, str]:
         paths = [p for p in paths if PurePosixPath(p).suffix == ".py"]
@@ -70,10 +71,11 @@ class PythonLanguage:
         return module_flows(parsed, project)
 
     def resolve_with(self, parsed: ParsedFile, project: Mapping[str, ParsedFile],
-                     summaries: Mapping[str, frozenset]) -> tuple[list[Edge], frozenset[str]]:
-        """`resolve` given every module's argument flows (module name → `summarize`), plus the parameters whose
-        flows the edges read (`function#parameter`): when those flows change, this file must be resolved again."""
-        return resolve_module(parsed, project, summaries)
+                     flows: Tally) -> tuple[list[Edge], frozenset[str]]:
+        """`resolve` given every module's argument flows (the `Tally` of their `summarize` rows, which are keyed by
+        parameter), plus the parameters whose flows the edges read (`function#parameter`): when those flows change,
+        this file must be resolved again."""
+        return resolve_module(parsed, project, flows)
 
     def interface(self, parsed: ParsedFile) -> Hashable:
         """What other modules' resolution can read of this one: scopes, bindings, bases, imports and symbols,
