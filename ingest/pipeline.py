@@ -217,10 +217,8 @@ class Ingestor:
         with report.phase("cache save"):
             self.parses.flush(keep={h for p, h in hashes.items() if p in self.state.parsed} if bulk else None)
             self._save_stats()
-            dirty = self.state.take_dirty()
-            self.parses.save_index({p: self.state.row(p) for p in dirty if p in self.state.facts},
-                                   deleted=[p for p in dirty if p not in self.state.facts],
-                                   whole=self.state.facts.keys() <= dirty)
+            facts, gone, columns, tallies, whole = self.state.index_changes(self.state.take_dirty())
+            self.parses.save_index(facts, deleted=gone, whole=whole, columns=columns, tallies=tallies)
 
         edges = [e for es in resolved.values() for e in es]
         report.edges = dict(Counter(e.kind for e in edges))
@@ -297,9 +295,9 @@ class Ingestor:
             gc.enable()
         gc.freeze()
         code = {p: h for p, h in known.items() if language_for(p) is not None}
-        if not rows or rows.keys() != code.keys() or any(rows[p][0].hash != h for p, h in code.items()):
+        if not rows or rows.keys() != code.keys() or any(rows[p].hash != h for p, h in code.items()):
             return False
-        self.state.seed(rows)
+        self.state.seed(rows, self.parses)
         return True
 
     def _load_parse(self, path: str, digest: str) -> ParsedFile | None:

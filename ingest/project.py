@@ -16,18 +16,20 @@ import. Each file's flows are recomputed whenever the file is resolved again for
 whose flows differ are looked up in what every file's edges read (`resolve_with` reports it, the graph keeps it
 as `Module.flow_reads` for the next process), and those readers are resolved again too.
 
-A new process starts from the compact project index the last run saved beside the parse cache (`FileFacts`,
-names mentioned, flows and reads per file; ingest.cache), not from every parse: `parsed` and the module maps load a
-parse from the cache only when it is read, so a one-file update costs what the change reads.
+A new process starts from the compact project index the last run saved beside the parse cache (ingest.cache), not
+from every parse: it loads each file's `FileFacts` up front, and the other columns (names mentioned, argument flows,
+flows read: `Column`) and the project-wide tallies (Python's class members by name and argument flows by parameter,
+kept up to date file by file and saved with the rows) only when the change needs them; `parsed` and the module maps
+load a parse from the cache only when it is read. A one-file update costs what the change reads.
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from kg.ingest.facts import Edge, ParsedFile
 from kg.ingest.languages import Language, by_name
@@ -141,40 +143,128 @@ class Project(Mapping[str, ParsedFile]):
         return self._tallies(name)
 
 
+class StoredIndex(Protocol):
+    """Where a new process reads the saved index from on demand (ingest.cache.ParseCache)."""
+
+    def index_value(self, column: str, path: str) -> Any: ...
+
+    def index_column(self, column: str) -> dict[str, Any]: ...
+
+    def index_tally(self, key: str) -> Any: ...
+
+
+class Column(MutableMapping[str, Any]):
+    """path → one per-file value of the compact index (names mentioned, argument flows, flows read), read from the
+    saved index only when asked: one path at a time, or every path when iterated. A one-file update whose interface
+    and argument flows did not change reads the changed file's values, never the others'."""
+
+    def __init__(self, name: str = "", stored: StoredIndex | None = None) -> None:
+        self._name, self._stored = name, stored
+        self._values: dict[str, Any] = {}
+        self._gone: set[str] = set()  # paths known to have no value (deleted here, or none saved)
+        self._complete = stored is None
+
+    def __getitem__(self, path: str) -> Any:
+        if path in self._values:
+            return self._values[path]
+        if self._complete or path in self._gone:
+            raise KeyError(path)
+        found = self._stored.index_value(self._name, path)
+        if found is None:
+            self._gone.add(path)
+            raise KeyError(path)
+        self._values[path] = found
+        return found
+
+    def __contains__(self, path: object) -> bool:
+        try:
+            self[path]  # type: ignore[index]
+        except KeyError:
+            return False
+        return True
+
+    def __setitem__(self, path: str, value: Any) -> None:
+        self._values[path] = value
+        self._gone.discard(path)
+
+    def __delitem__(self, path: str) -> None:
+        if path not in self:
+            raise KeyError(path)
+        del self._values[path]
+        self._gone.add(path)
+
+    def __iter__(self) -> Iterator[str]:
+        self._fill()
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        self._fill()
+        return len(self._values)
+
+    def known(self, path: str) -> bool:
+        """Whether this process knows the path's value (or that it has none) without reading the saved index."""
+        return self._complete or path in self._values or path in self._gone
+
+    def known_all(self) -> None:
+        """Read every value not known yet (before the saved index is replaced whole)."""
+        self._fill()
+
+    def _fill(self) -> None:
+        if not self._complete:
+            for path, value in self._stored.index_column(self._name).items():
+                if path not in self._values and path not in self._gone:
+                    self._values[path] = value
+            self._complete = True
+
+
+FLOWS = "flows"  # the tally key suffix of a language's argument flows (see `RepoState.flow_tally`)
+
+
 @dataclass
 class RepoState:
     facts: dict[str, FileFacts] = field(default_factory=dict)  # path → compact facts, code files only
-    mentions: dict[str, frozenset[str]] = field(default_factory=dict)  # path → names the file mentions
+    mentions: Column = field(default_factory=Column)  # path → names the file mentions
     edges: dict[str, list[Edge]] = field(default_factory=dict)  # path → resolved outgoing edges
-    flows: dict[str, frozenset] = field(default_factory=dict)  # path → argument flows (languages with `summarize`)
-    reads: dict[str, frozenset[str]] = field(default_factory=dict)  # path → argument flows its edges read
+    flows: Column = field(default_factory=Column)  # path → argument flows (languages with `summarize`)
+    reads: Column = field(default_factory=Column)  # path → argument flows its edges read
     load: Loader = lambda path, content_hash: None  # noqa: E731 — where parses not in memory come from
     dirty: set[str] = field(default_factory=set)  # paths whose index rows changed since the last `take_dirty`
     _projects: dict[str, Project] = field(default_factory=dict)  # lang → module → parse
-    _tallies: dict[tuple[str, str], Tally] = field(default_factory=dict)  # (lang, facet) → its rows, kept up to date
-    _flow_tallies: dict[str, Tally] = field(default_factory=dict)  # lang → every file's argument flows
+    # "lang:facet" and "lang:flows" → project-wide tallies, kept up to date file by file and saved with the index
+    _tallies: dict[str, Tally] = field(default_factory=dict)
+    _saved: dict[str, int] = field(default_factory=dict)  # tally key → its version the saved index holds
+    _stored: StoredIndex | None = None  # the saved index this state was seeded from
 
     def __post_init__(self) -> None:
         self.parsed = Parses(self.facts, self.load)  # path → parse
 
     # ── the compact index ─────────────────────────────────────────────────────────────────────────────────────
 
-    def row(self, path: str) -> tuple:
-        """What the index keeps of one file (see `seed`)."""
-        return self.facts[path], self.mentions.get(path), self.flows.get(path), self.reads.get(path)
-
-    def seed(self, rows: Mapping[str, tuple]) -> None:
-        """Take over a saved index (rows of `row`) in a process that holds nothing yet."""
-        for path, (facts, mentions, flows, reads) in rows.items():
-            self.facts[path] = facts
-            self.mentions[path] = mentions
-            if flows is not None:
-                self.flows[path] = flows
-            if reads is not None:
-                self.reads[path] = reads
+    def seed(self, facts: Mapping[str, FileFacts], stored: StoredIndex) -> None:
+        """Take over a saved index (its facts; the other columns and the tallies are read from `stored` when
+        needed) in a process that holds nothing yet."""
+        self.facts.update(facts)
+        self.mentions, self.flows, self.reads = (Column(name, stored) for name in ("mentions", "flows", "reads"))
+        self._stored = stored
         self._projects.clear()
         self._tallies.clear()
-        self._flow_tallies.clear()
+        self._saved.clear()
+
+    def index_changes(self, dirty: set[str]) -> tuple[dict[str, FileFacts], list[str], dict[str, dict[str, Any]],
+                                                      dict[str, Tally], bool]:
+        """What to save of the index after a run that changed the rows of `dirty` (see ingest.cache.save_index):
+        their facts, the deleted paths, the column values this process knows, the tallies that changed since they
+        were saved, and whether this is the whole index."""
+        whole = self.facts.keys() <= dirty
+        facts = {p: self.facts[p] for p in dirty if p in self.facts}
+        named = (("mentions", self.mentions), ("flows", self.flows), ("reads", self.reads))
+        if whole:  # the saved rows go: what was only there is read first
+            for _name, column in named:
+                column.known_all()
+        columns = {name: {p: column.get(p) for p in facts if column.known(p)} for name, column in named}
+        tallies = {key: t for key, t in self._tallies.items() if whole or self._saved.get(key) != t.version}
+        self._saved.update((key, t.version) for key, t in tallies.items())
+        return facts, [p for p in dirty if p not in self.facts], columns, tallies, whole
 
     def take_dirty(self) -> set[str]:
         dirty, self.dirty = self.dirty, set()
@@ -185,8 +275,8 @@ class RepoState:
         for the languages touched."""
         touched = set()
         for path in deleted:
+            self._tally_facets(self.facts.get(path), -1)
             old = self.facts.pop(path, None)
-            self._tally_facets(old, -1)
             self.parsed.drop(path)
             self.mentions.pop(path, None)
             self.edges.pop(path, None)
@@ -218,19 +308,36 @@ class RepoState:
                        lambda name: self._facet_tally(lang, name))
 
     def _facet_tally(self, lang: str, name: str) -> Tally:
-        """The rows of facet `name` of every file of `lang`, from the index (built once, then kept up to date)."""
-        found = self._tallies.get((lang, name))
+        """The rows of facet `name` of every file of `lang` (see `_tally`)."""
+        return self._tally(f"{lang}:{name}", lambda: Tally(
+            value for facts in self.facts.values() if facts.lang == lang
+            for facet, value in facts.facets if facet == name))
+
+    def _tally(self, key: str, build: Callable[[], Tally]) -> Tally:
+        """A project-wide tally: the one in memory, else the one saved with the index, else `build()` from the rows."""
+        found = self._kept_tally(key)
         if found is None:
-            found = self._tallies[(lang, name)] = Tally(
-                value for facts in self.facts.values() if facts.lang == lang
-                for facet, value in facts.facets if facet == name)
+            found = self._tallies[key] = build()
+        return found
+
+    def _kept_tally(self, key: str) -> Tally | None:
+        """The tally in memory or saved with the index (None when neither: one built later reflects every change
+        made until then, so a change needs counting only into a tally that exists)."""
+        found = self._tallies.get(key)
+        if found is None and self._stored is not None:
+            found = self._stored.index_tally(key)
+            if isinstance(found, Tally):
+                self._tallies[key] = found
+                self._saved[key] = found.version
+            else:
+                found = None
         return found
 
     def _tally_facets(self, facts: FileFacts | None, times: int) -> None:
-        """Count a file's facet rows in (1) or out (-1) of the tallies built so far."""
+        """Count a file's facet rows in (1) or out (-1) of the tallies that exist."""
         if facts is not None:
             for name, rows in facts.facets:
-                found = self._tallies.get((facts.lang, name))
+                found = self._kept_tally(f"{facts.lang}:{name}")
                 if found is not None:
                     found.add(rows, times)
 
@@ -252,18 +359,18 @@ class RepoState:
 
     def flow_tally(self, lang_name: str) -> Tally:
         """The argument flows of every file of a language, grouped by parameter (those not known yet are computed:
-        a first ingest, or a new process): built once, then kept up to date by `changed_flows`."""
-        found = self._flow_tallies.get(lang_name)
-        if found is None:
+        a first ingest, or an index without them): built once, then kept up to date by `changed_flows`."""
+        def build() -> Tally:
             lang = by_name(lang_name)
             project = self.project(lang_name)
+            known = set(self.flows)
             for path, facts in self.facts.items():
-                if facts.lang == lang_name and path not in self.flows:
+                if facts.lang == lang_name and path not in known:
                     self.flows[path] = lang.summarize(self.parsed[path], project)
                     self.dirty.add(path)
-            found = self._flow_tallies[lang_name] = Tally(
-                self.flows[path] for path, facts in self.facts.items() if facts.lang == lang_name)
-        return found
+            return Tally(self.flows[path] for path, facts in self.facts.items() if facts.lang == lang_name)
+
+        return self._tally(f"{lang_name}:{FLOWS}", build)
 
     def changed_flows(self, paths: Iterable[str], previous: Mapping[str, ParsedFile | None],
                       deleted: Iterable[str]) -> set[str]:
@@ -290,7 +397,7 @@ class RepoState:
             self.dirty.add(path)
             differ = (old or frozenset()) ^ (new or frozenset())
             keys |= {row[0] for row in differ}
-            flows = self._flow_tallies.get(parsed.lang)
+            flows = self._kept_tally(f"{parsed.lang}:{FLOWS}")
             if flows is not None and differ:
                 flows.remove((old or frozenset()) - (new or frozenset()))
                 flows.add((new or frozenset()) - (old or frozenset()))
