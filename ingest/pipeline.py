@@ -262,12 +262,12 @@ class Ingestor:
             step.words = {p: f"{path_words(p)} {code_words(decode(self._read(p))[0])}" for p in code_changed}
 
     def warm(self) -> None:
-        """Load now what a new process's next update would load first (the compact project index), so a watcher's
-        first edit costs what later ones do; a one-shot run with nothing to do never needs it."""
+        """Load now what a new process's updates would load on demand (the compact project index, all of its
+        columns and tallies), so a watcher's first edit costs what later ones do; a one-shot run never needs it."""
         with repo_lock(self.store.settings, self.repo):
             known = self._known_hashes()
-            if not self.state.facts and known:
-                self._seed(known)
+            if not self.state.facts and known and self._seed(known):
+                self.state.warm()
 
     def _flow_readers(self, changed: list[str], dependents: set[str], deleted: list[str],
                       previous: dict[str, ParsedFile | None]) -> set[str]:

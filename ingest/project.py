@@ -250,6 +250,17 @@ class RepoState:
         self._tallies.clear()
         self._saved.clear()
 
+    def warm(self) -> None:
+        """Read every column and tally of the saved index now (a long-running watcher: no read on an edit)."""
+        for column in (self.mentions, self.flows, self.reads):
+            column.known_all()
+        for lang_name in {facts.lang for facts in self.facts.values()}:
+            lang = by_name(lang_name)
+            for name in getattr(lang, "facets", {}):
+                self._facet_tally(lang_name, name)
+            if getattr(lang, "summarize", None) is not None:
+                self.flow_tally(lang_name)
+
     def index_changes(self, dirty: set[str]) -> tuple[dict[str, FileFacts], list[str], dict[str, dict[str, Any]],
                                                       dict[str, Tally], bool]:
         """What to save of the index after a run that changed the rows of `dirty` (see ingest.cache.save_index):
