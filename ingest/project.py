@@ -299,9 +299,10 @@ class RepoState:
             old = self.facts.get(path)
             if old:
                 touched.add(old.lang)
-            self._tally_facets(old, -1)
-            self.facts[path] = file_facts(parsed, content_hash)
-            self._tally_facets(self.facts[path], 1)
+            new = self.facts[path] = file_facts(parsed, content_hash)
+            if old is None or old.facets != new.facets:  # (a tally that did not change is not saved again)
+                self._tally_facets(old, -1)
+                self._tally_facets(new, 1)
             self.parsed.put(path, parsed)
             self.mentions[path] = names
             self.dirty.add(path)
