@@ -186,10 +186,14 @@ class ParseCache:
         rows = self._index_read(f"SELECT path, {_column(column)} FROM files WHERE {_column(column)} IS NOT NULL")
         return {path: unpickled(blob) for path, blob in rows}
 
-    def index_tally(self, key: str) -> object | None:
-        """A project-wide table saved with the index (see `save_index`), None when there is none."""
-        row = self._index_read("SELECT entry FROM tallies WHERE key = ?", (key,))
-        return unpickled(row[0][0]) if row else None
+    def index_tally(self, tally: str) -> bool:
+        """Whether a project-wide tally is saved with the index (see `save_index`)."""
+        return bool(self._index_read("SELECT 1 FROM tallies WHERE tally = ?", (tally,)))
+
+    def index_tally_group(self, tally: str, key: str) -> dict | None:
+        """One group of a saved tally (ingest.languages.core.Tally), None when it has none."""
+        row = self._index_read("SELECT entry FROM tally_groups WHERE tally = ? AND key = ?", (tally, key))
+        return unpickled(row[0][0]) if row else None  # type: ignore[return-value]
 
     def _index_read(self, sql: str, params: tuple = ()) -> list[tuple]:
         if not self._connect():
@@ -201,10 +205,11 @@ class ParseCache:
 
     def save_index(self, facts: dict[str, object], deleted: Iterable[str], whole: bool = False,
                    columns: dict[str, dict[str, object | None]] | None = None,
-                   tallies: dict[str, object] | None = None) -> None:
+                   tallies: dict[str, tuple[bool, dict[str, dict]]] | None = None) -> None:
         """Write the index rows of the files that changed (`facts`, and the `columns` values known to have changed:
-        path → value, None for none) and drop those of `deleted`, with the project-wide `tallies` kept up to date
-        beside them, in one transaction; `whole`: this is all of it (every other row and tally goes)."""
+        path → value, None for none) and drop those of `deleted`, with the project-wide tallies kept up to date
+        beside them (name → (whether these are all its groups, key → group; an empty group is dropped)), in one
+        transaction; `whole`: this is all of the index (every other row and tally goes)."""
         if not self._connect():
             return
         dump = functools.partial(pickle.dumps, protocol=pickle.HIGHEST_PROTOCOL)
@@ -212,14 +217,21 @@ class ParseCache:
             if whole:
                 self._db.execute("DELETE FROM files")
                 self._db.execute("DELETE FROM tallies")
+                self._db.execute("DELETE FROM tally_groups")
             self._db.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in deleted])
             self._db.executemany("INSERT INTO files (path, facts) VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET "
                                  "facts = excluded.facts", [(p, dump(f)) for p, f in facts.items()])
             for column, values in (columns or {}).items():
                 self._db.executemany(f"UPDATE files SET {_column(column)} = ? WHERE path = ?",
                                      [(None if v is None else dump(v), p) for p, v in values.items()])
-            self._db.executemany("INSERT OR REPLACE INTO tallies (key, entry) VALUES (?, ?)",
-                                 [(k, dump(t)) for k, t in (tallies or {}).items()])
+            for tally, (complete, groups) in (tallies or {}).items():
+                if complete:
+                    self._db.execute("DELETE FROM tally_groups WHERE tally = ?", (tally,))
+                self._db.execute("INSERT OR IGNORE INTO tallies (tally) VALUES (?)", (tally,))
+                self._db.executemany("DELETE FROM tally_groups WHERE tally = ? AND key = ?",
+                                     [(tally, k) for k, g in groups.items() if not g])
+                self._db.executemany("INSERT OR REPLACE INTO tally_groups (tally, key, entry) VALUES (?, ?, ?)",
+                                     [(tally, k, dump(g)) for k, g in groups.items() if g])
 
     def stats(self) -> dict[str, tuple[tuple[int, ...], str]]:
         """The saved stat of each file whose content hash is known (path → (walk.stat_key, hash)), so a new process
@@ -257,7 +269,9 @@ class ParseCache:
                 self._db.execute("CREATE TABLE IF NOT EXISTS parses (hash TEXT PRIMARY KEY, entry BLOB NOT NULL)")
                 self._db.execute("CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, facts BLOB NOT NULL, "
                                  f"{', '.join(f'{c} BLOB' for c in INDEX_COLUMNS)})")
-                self._db.execute("CREATE TABLE IF NOT EXISTS tallies (key TEXT PRIMARY KEY, entry BLOB NOT NULL)")
+                self._db.execute("CREATE TABLE IF NOT EXISTS tallies (tally TEXT PRIMARY KEY)")
+                self._db.execute("CREATE TABLE IF NOT EXISTS tally_groups (tally TEXT, key TEXT, entry BLOB NOT NULL, "
+                                 "PRIMARY KEY (tally, key))")
                 self._db.execute("CREATE TABLE IF NOT EXISTS stats (path TEXT PRIMARY KEY, size INTEGER, mtime_ns "
                                  "INTEGER, ctime_ns INTEGER, ino INTEGER, dev INTEGER, hash TEXT NOT NULL)")
             except (OSError, ServerError, sqlite3.Error):  # no (real) folder, unreadable, not a database: no disk cache

@@ -150,7 +150,9 @@ class StoredIndex(Protocol):
 
     def index_column(self, column: str) -> dict[str, Any]: ...
 
-    def index_tally(self, key: str) -> Any: ...
+    def index_tally(self, tally: str) -> bool: ...
+
+    def index_tally_group(self, tally: str, key: str) -> Any: ...
 
 
 class Column(MutableMapping[str, Any]):
@@ -232,7 +234,7 @@ class RepoState:
     _projects: dict[str, Project] = field(default_factory=dict)  # lang → module → parse
     # "lang:facet" and "lang:flows" → project-wide tallies, kept up to date file by file and saved with the index
     _tallies: dict[str, Tally] = field(default_factory=dict)
-    _saved: dict[str, int] = field(default_factory=dict)  # tally key → its version the saved index holds
+    _unsaved: set[str] = field(default_factory=set)  # tallies built here, whose saved copy (if any) is stale
     _stored: StoredIndex | None = None  # the saved index this state was seeded from
 
     def __post_init__(self) -> None:
@@ -248,7 +250,7 @@ class RepoState:
         self._stored = stored
         self._projects.clear()
         self._tallies.clear()
-        self._saved.clear()
+        self._unsaved.clear()
 
     def warm(self) -> None:
         """Read every column and tally of the saved index now (a long-running watcher: no read on an edit)."""
@@ -262,7 +264,7 @@ class RepoState:
                 self.flow_tally(lang_name)
 
     def index_changes(self, dirty: set[str]) -> tuple[dict[str, FileFacts], list[str], dict[str, dict[str, Any]],
-                                                      dict[str, Tally], bool]:
+                                                      dict[str, tuple[bool, dict]], bool]:
         """What to save of the index after a run that changed the rows of `dirty` (see ingest.cache.save_index):
         their facts, the deleted paths, the column values this process knows, the tallies that changed since they
         were saved, and whether this is the whole index."""
@@ -273,8 +275,15 @@ class RepoState:
             for _name, column in named:
                 column.known_all()
         columns = {name: {p: column.get(p) for p in facts if column.known(p)} for name, column in named}
-        tallies = {key: t for key, t in self._tallies.items() if whole or self._saved.get(key) != t.version}
-        self._saved.update((key, t.version) for key, t in tallies.items())
+        tallies = {}
+        for key, kept in self._tallies.items():
+            complete = whole or key in self._unsaved
+            changed = kept.take_changed()
+            if whole and kept.partial:  # read group by group: not saved whole (the next process builds it anew)
+                continue
+            if complete or changed:
+                tallies[key] = (complete, kept.groups(None if complete else changed))
+        self._unsaved.clear()
         return facts, [p for p in dirty if p not in self.facts], columns, tallies, whole
 
     def take_dirty(self) -> set[str]:
@@ -330,19 +339,16 @@ class RepoState:
         found = self._kept_tally(key)
         if found is None:
             found = self._tallies[key] = build()
+            self._unsaved.add(key)
         return found
 
     def _kept_tally(self, key: str) -> Tally | None:
-        """The tally in memory or saved with the index (None when neither: one built later reflects every change
-        made until then, so a change needs counting only into a tally that exists)."""
+        """The tally in memory or saved with the index, read group by group (None when neither: one built later
+        reflects every change made until then, so a change needs counting only into a tally that exists)."""
         found = self._tallies.get(key)
-        if found is None and self._stored is not None:
-            found = self._stored.index_tally(key)
-            if isinstance(found, Tally):
-                self._tallies[key] = found
-                self._saved[key] = found.version
-            else:
-                found = None
+        stored = self._stored
+        if found is None and stored is not None and stored.index_tally(key):
+            found = self._tallies[key] = Tally(load=lambda group: stored.index_tally_group(key, group))
         return found
 
     def _tally_facets(self, facts: FileFacts | None, times: int) -> None:

@@ -106,28 +106,41 @@ class Tally:
     table (Python: which classes define a method of each name; what flows into each parameter) that the pipeline
     keeps up to date file by file (`add` a changed file's new rows, `remove` its old ones: ingest.project), instead
     of rebuilding it from every module after each change. `version` moves on every change, so tables derived from
-    it know when they are stale."""
+    it know when they are stale.
 
-    def __init__(self, rows: Iterable[Iterable[tuple]] = ()) -> None:
-        self._groups: dict[Hashable, dict[tuple, int]] = {}
+    With `load` (key → that group as saved, None when none), groups are read one by one when first needed: a new
+    process reads the few groups its resolution asks for, not the table. `changed` holds the keys of the groups
+    changed since the owner last saved them (`take_changed`)."""
+
+    def __init__(self, rows: Iterable[Iterable[tuple]] = (),
+                 load: Callable[[Hashable], dict[tuple, int] | None] | None = None) -> None:
+        self._groups: dict[Hashable, dict[tuple, int]] = {}  # key → value → count (an empty one: known to be none)
+        self._load = load
         self.version = 0
+        self.changed: set[Hashable] = set()
         for each in rows:
             self.add(each)
 
+    def _group(self, key: Hashable) -> dict[tuple, int]:
+        counts = self._groups.get(key)
+        if counts is None:
+            counts = self._groups[key] = (self._load(key) or {}) if self._load is not None else {}
+        return counts
+
     def add(self, rows: Iterable[tuple], times: int = 1) -> None:
-        groups = self._groups
+        groups, changed = self._groups, self.changed
         for row in rows:  # (plain dicts: a Counter's Python-level __missing__ doubled the time of a new process)
-            counts = groups.get(row[0])
+            key = row[0]
+            counts = groups.get(key)
             if counts is None:
-                counts = groups[row[0]] = {}
+                counts = self._group(key)
             value = row[1:]
             left = counts.get(value, 0) + times
             if left > 0:
                 counts[value] = left
             else:
                 counts.pop(value, None)
-                if not counts:
-                    del groups[row[0]]
+            changed.add(key)
         self.version += 1
 
     def remove(self, rows: Iterable[tuple]) -> None:
@@ -135,15 +148,28 @@ class Tally:
 
     def get(self, key: Hashable) -> Mapping[tuple, int]:
         """value → how many rows of the project have it under `key` (empty when none)."""
-        return self._groups.get(key, _EMPTY)
+        counts = self._groups.get(key)
+        return counts if counts is not None else self._group(key)
+
+    def groups(self, keys: Iterable[Hashable] | None = None) -> dict[Hashable, dict[tuple, int]]:
+        """The groups of `keys` (every group in memory when None), an empty one for a key that has no rows."""
+        return {key: self.get(key) for key in (self._groups if keys is None else keys)}
+
+    @property
+    def partial(self) -> bool:
+        """Whether only the groups read so far are in memory (a tally read group by group)."""
+        return self._load is not None
+
+    def take_changed(self) -> set[Hashable]:
+        changed, self.changed = self.changed, set()
+        return changed
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Tally) and self._groups == other._groups
+        """Same rows (for tallies held whole in memory)."""
+        return isinstance(other, Tally) and ({k: v for k, v in self._groups.items() if v} ==
+                                             {k: v for k, v in other._groups.items() if v})
 
     __hash__ = None  # type: ignore[assignment]
-
-
-_EMPTY: Mapping[tuple, int] = {}
 
 
 def tally(project: Project, name: str, of: Callable[[ParsedFile], Iterable[tuple]]) -> Tally:

@@ -181,13 +181,19 @@ def test_a_saved_index_is_read_back_column_by_column_and_only_what_is_asked(tmp_
     parses = {f: entry(f)[1].parsed for f in SOURCES}
     facts = {f: file_facts(p, content_hash(SOURCES[f])) for f, p in parses.items()}
     mentions = {f: frozenset({f[0]}) for f in SOURCES}
-    members = Tally([[("run", "a.A", "func")]])
+    members = Tally([[("run", "a.A", "func"), ("run", "b.B", "func"), ("size", "a.A", "prop")]])
     ParseCache(path).save_index(facts, deleted=[], whole=True, columns={"mentions": mentions, "reads": {"a.py": None}},
-                                tallies={"python:class_members": members})
+                                tallies={"python:class_members": (True, members.groups())})
 
     saved = ParseCache(path)
     assert saved.index() == facts
-    assert saved.index_tally("python:class_members") == members and saved.index_tally("python:flows") is None
+    assert saved.index_tally("python:class_members") and not saved.index_tally("python:flows")
+    read = Tally(load=lambda key: saved.index_tally_group("python:class_members", key))
+    assert dict(read.get("run")) == {("a.A", "func"): 1, ("b.B", "func"): 1} and dict(read.get("save")) == {}
+    read.remove([("size", "a.A", "prop")])  # a group changed: only it is saved again, and an empty one goes
+    ParseCache(path).save_index({}, deleted=[], tallies={"python:class_members": (False, read.groups(read.changed))})
+    assert ParseCache(path).index_tally_group("python:class_members", "size") is None
+    assert ParseCache(path).index_tally_group("python:class_members", "run") == read.get("run")
     column = Column("mentions", saved)
     assert column["b.py"] == frozenset({"b"})
     assert column.known("b.py") and not column.known("a.py")  # one path read, not the others
