@@ -235,6 +235,7 @@ class RepoState:
     # "lang:facet" and "lang:flows" → project-wide tallies, kept up to date file by file and saved with the index
     _tallies: dict[str, Tally] = field(default_factory=dict)
     _unsaved: set[str] = field(default_factory=set)  # tallies built here, whose saved copy (if any) is stale
+    _stale_flows: set[str] = field(default_factory=set)  # paths replaced or deleted whose flows are not recounted yet
     _stored: StoredIndex | None = None  # the saved index this state was seeded from
 
     def __post_init__(self) -> None:
@@ -302,6 +303,7 @@ class RepoState:
             self.edges.pop(path, None)
             self.reads.pop(path, None)
             self.dirty.add(path)
+            self._stale_flows.add(path)
             if old:
                 touched.add(old.lang)
         for path, (parsed, names, content_hash) in changed.items():
@@ -315,6 +317,7 @@ class RepoState:
             self.parsed.put(path, parsed)
             self.mentions[path] = names
             self.dirty.add(path)
+            self._stale_flows.add(path)
             touched.add(parsed.lang)
         for lang in touched:
             self._projects[lang] = self._project_of(lang)
@@ -377,18 +380,35 @@ class RepoState:
 
     def flow_tally(self, lang_name: str) -> Tally:
         """The argument flows of every file of a language, grouped by parameter (those not known yet are computed:
-        a first ingest, or an index without them): built once, then kept up to date by `changed_flows`."""
+        a first ingest, or an index without them): built once, then kept up to date by `changed_flows` (and here,
+        for files replaced or deleted without it: the graph had lost them, or a module was renamed)."""
+        lang = by_name(lang_name)
+
         def build() -> Tally:
-            lang = by_name(lang_name)
             project = self.project(lang_name)
             known = set(self.flows)
             for path, facts in self.facts.items():
-                if facts.lang == lang_name and path not in known:
+                if facts.lang == lang_name and (path not in known or path in self._stale_flows):
                     self.flows[path] = lang.summarize(self.parsed[path], project)
                     self.dirty.add(path)
             return Tally(self.flows[path] for path, facts in self.facts.items() if facts.lang == lang_name)
 
-        return self._tally(f"{lang_name}:{FLOWS}", build)
+        kept = self._kept_tally(f"{lang_name}:{FLOWS}")
+        if kept is None:
+            kept = self._tally(f"{lang_name}:{FLOWS}", build)
+        else:
+            for path in sorted(self._stale_flows):
+                facts = self.facts.get(path)
+                if facts is None or facts.lang == lang_name:
+                    old = self.flows.pop(path, None)
+                    new = lang.summarize(self.parsed[path], self.project(lang_name)) if facts else None
+                    if new is not None:
+                        self.flows[path] = new
+                    kept.remove(old or ())
+                    kept.add(new or ())
+                    self.dirty.add(path)
+        self._stale_flows = {p for p in self._stale_flows if p in self.facts and self.facts[p].lang != lang_name}
+        return kept
 
     def changed_flows(self, paths: Iterable[str], previous: Mapping[str, ParsedFile | None],
                       deleted: Iterable[str]) -> set[str]:
@@ -402,7 +422,8 @@ class RepoState:
             lang = by_name(parsed.lang) if parsed is not None else None
             if lang is None or getattr(lang, "summarize", None) is None:
                 continue
-            old = self.flows.pop(path, None)
+            self._stale_flows.discard(path)
+            counted = old = self.flows.pop(path, None)  # (what the tally holds of the file)
             if old is None:
                 before = previous.get(path, self.parsed.get(path)) if path in previous else self.parsed.get(path)
                 if before is not None:
@@ -416,9 +437,9 @@ class RepoState:
             differ = (old or frozenset()) ^ (new or frozenset())
             keys |= {row[0] for row in differ}
             flows = self._kept_tally(f"{parsed.lang}:{FLOWS}")
-            if flows is not None and differ:
-                flows.remove((old or frozenset()) - (new or frozenset()))
-                flows.add((new or frozenset()) - (old or frozenset()))
+            if flows is not None and counted != new:
+                flows.remove((counted or frozenset()) - (new or frozenset()))
+                flows.add((new or frozenset()) - (counted or frozenset()))
         return keys
 
     def _earlier_project(self, lang_name: str, previous: Mapping[str, ParsedFile | None]) -> dict[str, ParsedFile]:
