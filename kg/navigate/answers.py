@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kg.errors import InputError, shorten
-from kg.navigate import names, reach, value_uses
-from kg.navigate.catalog import describe
+from kg.navigate import names, reach
 from kg.navigate.evidence import EVIDENCE, combine
 from kg.navigate.targets import (
     REPO_HINT,
@@ -27,9 +26,9 @@ from kg.navigate.targets import (
     resolve_all,
     resolve_rows,
 )
-from kg.source_files import read_source
 
 if TYPE_CHECKING:
+    from kg.navigate import value_uses
     from kg.store import Store  # the driver is imported only where a Store is made (kg.graph)
 
 MAX_DEPTH = 10  # the bound written into the queries' patterns
@@ -131,7 +130,7 @@ def _answer(store: Store, question: str, texts: list[str], repo: str | None, dep
     row = None if located else store.read(
         "reach/answer", symbols=texts, repo=repo, here=_cwd(), question=question, depth=_depth(depth),
         types=list(types), min_confidence=min_confidence, evidence=_edges(evidence),
-        limit=ALL if limit is None else limit)[0]
+        limit=limit)[0]
     if row is None:
         targets = _one_repo(resolve_all(store, texts, repo), question)
     else:
@@ -159,7 +158,7 @@ def _one_repo(targets: list[Target], question: str) -> list[Target]:
     if len(repos) > 1:
         raise InputError(f"the symbols belong to different repositories ({', '.join(repos)}): {REPO_HINT}")
     for target in targets:
-        if question != "impact" and target.is_module:
+        if question in ("callers", "callees") and target.is_module:
             raise InputError(f"{target.qname} is a module; {question} needs a function, method or class "
                              f"(try `kg impact {target.path}`)")
     return targets
@@ -238,17 +237,39 @@ def _impact_answer(targets: list[Target], rows: list[dict[str, Any]], total: int
 
 
 def call_path(store: Store, source: str, target: str, repo: str | None = None, depth: int = 6,
-              limit: int | None = 3, evidence: str = "all") -> Answer:
-    a, b = resolve_all(store, [source, target], repo)
+              limit: int | None = 3, evidence: str = "all", one_request: bool = True) -> Answer:
+    """The shortest call paths from `source` to `target`: in one request (queries/call_path_answer.cypher) whose
+    choice of symbols is checked as `_answer` checks it; a `path:line` or another choice resolves first."""
+    texts, depth, evidence = [source.strip(), target.strip()], _depth(depth), _edges(evidence)
+    fetched = ALL if limit is None else max(_positive(limit), FETCH_CAP)
+    row = None
+    if one_request and all(t and not at_line(t) for t in texts):
+        row = store.read("call_path_answer", symbols=texts, repo=repo, here=_cwd(), depth=depth, evidence=evidence,
+                         limit=fetched)[0]
+        here = repo_at(row["repos"] or [])
+        a, b = _one_repo([resolve_rows(store, t, c, repo, here[0] if here else None)
+                          for t, c in zip(texts, row["candidates"], strict=True)], "path")
+    else:
+        a, b = resolve_all(store, texts, repo)
     for t in (a, b):
         if t.is_module:
             raise InputError(f"{t.qname} is a module; a call path joins functions, methods or classes")
-    rows, total = fetch(store, "call_path", limit, repo=a.repo, source=a.qname, target=b.qname, depth=_depth(depth),
-                        evidence=_edges(evidence))
+    if row is not None and [(p["repo"], p["qname"]) for p in row["picks"]] == [(a.repo, a.qname), (b.repo, b.qname)]:
+        found = row["paths"]
+        rows, total = (found if limit is None else found[:limit]), len(found)
+    else:
+        rows, total = fetch(store, "call_path", limit, repo=a.repo, source=a.qname, target=b.qname, depth=depth,
+                            evidence=evidence)
     notes = elsewhere_notes([a, b] if a.qname != b.qname else [a])
     notes += [] if rows else [f"{a.qname} does not reach {b.qname} through calls within {depth} steps"]
     return Answer(f"call paths {a.qname} → {b.qname}", ["length", "confidence", "steps"], rows, total, limit,
                   "paths", notes, target=b)
+
+
+def _positive(limit: int) -> int:
+    if limit < 1:
+        raise InputError(f"limit must be at least 1, not {limit}")
+    return limit
 
 
 def tests_for(store: Store, symbols: list[str], repo: str | None = None, depth: int = 8, limit: int | None = 100,
@@ -364,6 +385,8 @@ def drop_used_by_name(store: Store, repo: str, rows: list[dict[str, Any]]) -> li
     root = _repo_root(store, repo)
     if root is None or not rows:
         return rows
+    from kg.navigate import value_uses  # tokenize: only dead code reads the files
+
     candidates: dict[str, list[value_uses.Candidate]] = {}
     for r in rows:
         candidates.setdefault(r["path"], []).append(_candidate(r))
@@ -372,6 +395,8 @@ def drop_used_by_name(store: Store, repo: str, rows: list[dict[str, Any]]) -> li
 
 
 def _candidate(row: dict[str, Any]) -> value_uses.Candidate:
+    from kg.navigate import value_uses
+
     start = row["line"] or 0
     return value_uses.Candidate(row["symbol"].rsplit(".", 1)[-1], row["kind"], start,
                                 start + max((row.get("lines") or 1) - 1, 0))
@@ -391,6 +416,8 @@ def read_as_attributes(store: Store, repo: str, names: set[str]) -> set[str] | N
     root = _repo_root(store, repo)
     if root is None:
         return None
+    from kg.source_files import read_source
+
     pending = set(names)
     for row in store.read("ingest/file_hashes", repo=repo):
         if row["kind"] != "code" or not pending:
@@ -454,6 +481,8 @@ def module_summary(store: Store, module: str, repo: str | None = None, limit: in
 
 def run_query(store: Store, name: str, params: dict[str, Any], limit: int | None = 100) -> Answer:
     """Any named query, read-only, with its parameters checked against what the file uses."""
+    from kg.navigate.catalog import describe  # every query file read: only `kg query` needs it
+
     info = describe(name)
     given = dict(params)
     if "limit" in info.used and "limit" not in given:

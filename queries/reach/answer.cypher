@@ -2,8 +2,9 @@
 // does, the current folder's repository preferred ($here: the folder, null when unknown; $repo given: that one
 // only), and from the symbols so picked the walk of kg/navigate/reach.py (breadth first, each node once at its
 // shortest distance with its strongest chain; ties: the lower line, then the name of the node one step nearer), then
-// the first $limit nodes found as rows. $question: 'callers' (in along CALLS from the symbol), 'callees' (out) or
-// 'impact' (in along $types from each symbol, what it defines and the base methods it overrides, as reach/changed).
+// the first $limit nodes found (null: all) as rows. $question: 'callers' (in along CALLS from the symbol),
+// 'callees' (out) or 'impact' (in along $types from each symbol, what it defines and the base methods it
+// overrides, as reach/changed).
 // One row: `candidates` (per name, find_symbol's rows), `repos` (the `repos` rows when $repo is null), `picked`
 // (the qname and repo chosen per name, null where this query could not choose), `total` (nodes found) and `found`.
 // kg/navigate/answers.py checks the choice against kg.navigate.targets.resolve and raises its errors (unknown or
@@ -30,7 +31,8 @@ WITH collect({i: i, found: found}) AS per_name
 // the current folder's repository: the innermost whose root holds $here (as kg.navigate.targets.repo_at)
 WITH per_name, COLLECT { MATCH (r:Repo) RETURN {repo: r.name, root: r.root} ORDER BY r.name } AS repos
 WITH per_name, repos, [r IN repos WHERE $repo IS NULL AND $here IS NOT NULL AND r.root IS NOT NULL
-       AND ($here = r.root OR $here STARTS WITH r.root + CASE WHEN r.root ENDS WITH '/' THEN '' ELSE '/' END)] AS holding
+       AND ($here = r.root OR $here STARTS WITH r.root + CASE WHEN r.root ENDS WITH '/' THEN '' ELSE '/' END)]
+     AS holding
 WITH per_name, repos, reduce(longest = -1, r IN holding | CASE WHEN size(r.root) > longest THEN size(r.root)
        ELSE longest END) AS longest, holding
 WITH per_name, repos, [r IN holding WHERE size(r.root) = longest] AS innermost
@@ -81,7 +83,8 @@ WITH repos, candidates, picks, repo,
            UNWIND last(layers) AS f
            WITH seen, f, f.node AS node
            MATCH (node)-[r:CALLS|IMPORTS|INHERITS]-(next)
-           WHERE (startNode(r) = node) = ($question = 'callees') AND type(r) IN $types AND r.confidence >= $min_confidence
+           WHERE (startNode(r) = node) = ($question = 'callees') AND type(r) IN $types
+             AND r.confidence >= $min_confidence
              AND ($evidence = 'all' OR (r.resolution = 'observed') = ($evidence = 'observed')) AND NOT next IN seen
            WITH f, r, next, r.resolution = 'observed' AS observed
            WITH f, r, next, observed,
@@ -104,8 +107,9 @@ WITH repos, candidates, picks, repo,
 WITH repos, candidates, picks, repo, reduce(found = [], layer IN layers[1..] | found + layer) AS found
 RETURN CASE WHEN $repo IS NULL THEN repos END AS repos, candidates,
        [p IN picks | p {.repo, .qname}] AS picks, size(found) AS total,
-       [f IN found[..$limit] | {
-         depth: f.depth, name: coalesce(f.node.qname, f.node.name), qname: f.node.qname, kind: f.node.kind, external: 'External' IN labels(f.node),
+       [f IN CASE WHEN $limit IS NULL THEN found ELSE found[..$limit] END | {
+         depth: f.depth, name: coalesce(f.node.qname, f.node.name), qname: f.node.qname, kind: f.node.kind,
+         external: 'External' IN labels(f.node),
          path: f.node.path, start_line: f.node.start_line, via: f.via.qname, via_path: f.via.path, line: f.line,
          weakest: f.weakest, types: f.types, reaches: f.reaches, observed: f.observed, stale: f.stale,
          resolution: CASE WHEN f.edge.resolution <> 'observed' THEN f.edge.resolution
