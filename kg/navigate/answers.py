@@ -338,6 +338,9 @@ def dead_code(store: Store, repo: str | None = None, include_maybe: bool = False
     rows = settle_properties(store, name, store.read("dead_code", repo=name,
                                                      limit=FETCH_CAP if limit is not None else ALL))
     rows = drop_used_by_name(store, name, rows)
+    from kg.navigate.name_dispatch import mark_dispatched  # ast and the files: only dead code reads them
+
+    rows = mark_dispatched(store, name, _repo_root(store, name), rows)
     rows.sort(key=lambda r: (_STATUS_ORDER[r["status"]], r["path"], r["line"]))
     shown = {"dead"} | ({"public"} if include_public else set()) | ({"maybe"} if include_maybe else set())
     kept = [r for r in rows if r["status"] in shown]

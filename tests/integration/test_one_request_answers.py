@@ -118,8 +118,9 @@ def test_the_current_folders_repository_is_preferred_in_the_one_request(store: S
         answers.impact(reader, ["Order.subtotal_cents"])
     # a path:line is no name: it is resolved first, then walked a step at a time
     counted = Counting(reader)
-    answer = answers.callers(counted, "shop/models.py:1", "shop-a")
-    assert counted.names[0] == "find_symbol" and answer.target.repo == "shop-a"
+    answer = answers.callers(counted, "shop/models.py:28", "shop-a")
+    assert counted.names[0] == "find_symbol" and answer.target.qname == "shop.models.Order.subtotal_cents"
+    assert answer.rows == answers.callers(reader, "shop.models.Order.subtotal_cents", "shop-a").rows
 
 
 @pytest.mark.parametrize(("source", "target", "depth"), [
