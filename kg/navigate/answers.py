@@ -164,12 +164,13 @@ def _one_repo(targets: list[Target], question: str) -> list[Target]:
     return targets
 
 
-def _cwd() -> str | None:
-    """The current folder as repo_at sees it (resolved), None when it was deleted."""
+def _cwd() -> str:
+    """The current folder as repo_at sees it (resolved), "" when it was deleted (text either way: Neo4j plans a
+    query once per set of parameter types, and planning the composed answers costs far more than running them)."""
     try:
         return str(Path.cwd().resolve())
     except OSError:
-        return None
+        return ""
 
 
 def _caller_row(f: dict[str, Any]) -> dict[str, Any]:
