@@ -99,6 +99,35 @@ def test_a_module_is_refused_by_callers_with_the_same_hint(reader: QueryApiReade
         answers.callers(reader, "requests.utils", REPO)
 
 
+@pytest.mark.parametrize(("source", "target", "depth", "reached"), [
+    ("Session.request", "dispatch_hook", 6, True),  # reached in a few steps
+    ("requests.api.get", "requests.sessions.Session.send", 4, True),
+    ("dispatch_hook", "Session.request", 6, False),  # no path: the same note
+    ("Session.send", "Session.send", 6, None),  # from itself to itself: only a cycle would do
+])
+@pytest.mark.parametrize("limit", [1, None])
+def test_a_call_path_in_one_request_is_the_one_call_path_gives(reader: QueryApiReader, source: str, target: str,
+                                                              depth: int, reached: bool | None,
+                                                              limit: int | None) -> None:
+    counted = Counting(reader)
+    answer = answers.call_path(counted, source, target, REPO, depth, limit)
+    assert counted.names == ["call_path_answer"]
+    assert reached is None or bool(answer.rows) == reached
+    assert answer == answers.call_path(reader, source, target, REPO, depth, limit, one_request=False)
+
+
+@pytest.mark.parametrize(("source", "target"), [("send", "dispatch_hook"), ("Session.send", "no_such_function"),
+                                                ("requests.utils", "dispatch_hook")])
+def test_a_call_path_between_wrong_names_gives_the_same_error(reader: QueryApiReader, source: str,
+                                                              target: str) -> None:
+    with pytest.raises(InputError) as before:
+        answers.call_path(reader, source, target, REPO, one_request=False)
+    with pytest.raises(InputError) as now:
+        answers.call_path(reader, source, target, REPO)
+    assert str(now.value) == str(before.value)
+
+
+# Last: the `store` fixture empties the graph the tests above share.
 def test_the_current_folders_repository_is_preferred_in_the_one_request(store: Store, graph_settings: Settings,
                                                                        tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
@@ -121,29 +150,3 @@ def test_the_current_folders_repository_is_preferred_in_the_one_request(store: S
     answer = answers.callers(counted, "shop/models.py:28", "shop-a")
     assert counted.names[0] == "find_symbol" and answer.target.qname == "shop.models.Order.subtotal_cents"
     assert answer.rows == answers.callers(reader, "shop.models.Order.subtotal_cents", "shop-a").rows
-
-
-@pytest.mark.parametrize(("source", "target", "depth"), [
-    ("Session.request", "dispatch_hook", 6),  # reached in a few steps
-    ("requests.api.get", "requests.sessions.Session.send", 4),
-    ("dispatch_hook", "Session.request", 6),  # no path: the same note
-    ("Session.send", "Session.send", 6),  # from itself to itself: only a cycle would do
-])
-@pytest.mark.parametrize("limit", [1, None])
-def test_a_call_path_in_one_request_is_the_one_call_path_gives(reader: QueryApiReader, source: str, target: str,
-                                                              depth: int, limit: int | None) -> None:
-    counted = Counting(reader)
-    answer = answers.call_path(counted, source, target, REPO, depth, limit)
-    assert counted.names == ["call_path_answer"]
-    assert answer == answers.call_path(reader, source, target, REPO, depth, limit, one_request=False)
-
-
-@pytest.mark.parametrize(("source", "target"), [("send", "dispatch_hook"), ("Session.send", "no_such_function"),
-                                                ("requests.utils", "dispatch_hook")])
-def test_a_call_path_between_wrong_names_gives_the_same_error(reader: QueryApiReader, source: str,
-                                                              target: str) -> None:
-    with pytest.raises(InputError) as before:
-        answers.call_path(reader, source, target, REPO, one_request=False)
-    with pytest.raises(InputError) as now:
-        answers.call_path(reader, source, target, REPO)
-    assert str(now.value) == str(before.value)
