@@ -256,7 +256,8 @@ def call_path(store: Store, source: str, target: str, repo: str | None = None, d
         if t.is_module:
             raise InputError(f"{t.qname} is a module; a call path joins functions, methods or classes")
     if row is not None and [(p["repo"], p["qname"]) for p in row["picks"]] == [(a.repo, a.qname), (b.repo, b.qname)]:
-        found = row["paths"]
+        # a map's keys come back in no set order: the columns in call_path's order, as --json printed them
+        found = [{"length": p["length"], "confidence": p["confidence"], "steps": p["steps"]} for p in row["paths"]]
         rows, total = (found if limit is None else found[:limit]), len(found)
     else:
         rows, total = fetch(store, "call_path", limit, repo=a.repo, source=a.qname, target=b.qname, depth=depth,
