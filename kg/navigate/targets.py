@@ -83,7 +83,8 @@ def resolve(store: Store, text: str, repo: str | None = None, here: object = _UN
 def resolve_rows(store: Store, text: str, rows: list[dict], repo: str | None = None, here: object = _UNKNOWN) -> Target:
     """`resolve` for a dotted name or file path whose `find_symbol` rows (`rows`) were read already (by a query
     that also answers the question: queries/reach/answer.cypher); the store is read only for an error's hints."""
-    candidates = [_target(r) for r in rows]
+    # by repository and name, as find_symbol means to list them (its ORDER BY sorts only its UNION's last part)
+    candidates = sorted((_target(r) for r in rows), key=lambda c: (c.repo, c.qname, c.kind, c.path))
     exact = [c for c in candidates if c.qname == text or c.path == text]
     if exact:
         candidates = exact
