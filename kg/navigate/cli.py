@@ -13,7 +13,6 @@ from rich.text import Text
 from kg.cli import Context, emit_json, json_option, out, pass_context
 from kg.errors import InputError, shorten
 from kg.navigate import answers
-from kg.navigate.catalog import catalog
 from kg.navigate.evidence import EVIDENCE, pytest_ids
 from kg.navigate.render import table
 from kg.render import clean, echo
@@ -223,6 +222,8 @@ def query(ctx: Context, name: str | None, params: tuple[str, ...], list_queries:
           limit: int | None, as_json: bool) -> None:
     """Run the named query NAME (a file in queries/) read-only, e.g. kg query callers --param repo=shop ..."""
     if list_queries or not name:
+        from kg.navigate.catalog import catalog
+
         infos = catalog(include_internal)
         if as_json:
             return emit_json([{"name": i.name, "summary": i.summary, "params": list(i.used)} for i in infos])

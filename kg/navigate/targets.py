@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 _PATH_LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+)$")
 _MAX_CANDIDATES = 20
 _SUGGESTIONS = 3
+CANDIDATE_ROWS = _MAX_CANDIDATES * 5  # find_symbol rows read for one name
 # Errors name CLI flags and commands; kg.navigate.mcp_server rewrites them into MCP arguments and tools.
 REPO_HINT = "pass --repo"
 
@@ -72,11 +73,18 @@ def resolve(store: Store, text: str, repo: str | None = None, here: object = _UN
     text = text.strip()
     if not text:
         raise InputError("empty symbol name: give a dotted name (Cart.checkout), a file path or path:line")
-    located = _PATH_LINE.match(text)
+    located = at_line(text)
     if located:
         return _at_line(store, located["path"], int(located["line"]), repo, text, here)
-    rows = store.read("find_symbol", symbol=text, repo=repo, limit=_MAX_CANDIDATES * 5)
-    candidates = [_target(r) for r in rows]
+    return resolve_rows(store, text, store.read("find_symbol", symbol=text, repo=repo, limit=CANDIDATE_ROWS), repo,
+                        here)
+
+
+def resolve_rows(store: Store, text: str, rows: list[dict], repo: str | None = None, here: object = _UNKNOWN) -> Target:
+    """`resolve` for a dotted name or file path whose `find_symbol` rows (`rows`) were read already (by a query
+    that also answers the question: queries/reach/answer.cypher); the store is read only for an error's hints."""
+    # by repository and name, as find_symbol means to list them (its ORDER BY sorts only its UNION's last part)
+    candidates = sorted((_target(r) for r in rows), key=lambda c: (c.repo, c.qname, c.kind, c.path))
     exact = [c for c in candidates if c.qname == text or c.path == text]
     if exact:
         candidates = exact
@@ -90,6 +98,11 @@ def resolve(store: Store, text: str, repo: str | None = None, here: object = _UN
             return symbols[0]  # a package variable and its module share a dotted name: the symbol is meant
         raise AmbiguousName(text, candidates)
     return candidates[0]
+
+
+def at_line(text: str) -> re.Match[str] | None:
+    """`path:line` (a place, not a name) or None."""
+    return _PATH_LINE.match(text.strip())
 
 
 def not_found(store: Store, text: str, repo: str | None) -> str:
