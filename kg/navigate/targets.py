@@ -7,6 +7,7 @@ tool errors.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -192,11 +193,16 @@ def repo_here(store: Store, here: Path | None = None) -> str | None:
 
 
 def _at_line(store: Store, path: str, line: int, repo: str | None, text: str, here: object) -> Target:
-    modules = [_target(r) for r in store.read("find_symbol", symbol=path, repo=repo, limit=50)
-               if r["kind"] == "module" and r["path"] == path]
+    modules = _modules_at(store, path, repo)
+    if not modules:  # an editor's or a traceback's path: absolute, or relative to the current folder
+        for name, stored in _under_a_root(store, path, repo):
+            path, modules = stored, _modules_at(store, stored, name)
+            if modules:
+                break
     if not modules:
         where = f" of {shorten(repo)}" if repo else ""
-        raise InputError(f"no file {shorten(path)} in the graph{where}: check the path (relative to the ingested root)")
+        raise InputError(f"no file {shorten(path)} in the graph{where}: check the path (relative to the ingested "
+                         "root or to the current folder, or absolute)")
     if repo is None:
         modules = _prefer_here(store, modules, here)
     if len(modules) > 1:
@@ -209,6 +215,26 @@ def _at_line(store: Store, path: str, line: int, repo: str | None, text: str, he
         raise InputError(f"{shorten(path)} has {row['end_line']:,} lines in the graph, so line {line:,} is past its "
                          "end: check the line (or re-ingest the file if it grew)")
     return Target(module.repo, row["qname"], row["kind"], path, row["start_line"], row["end_line"], module.elsewhere)
+
+
+def _modules_at(store: Store, path: str, repo: str | None) -> list[Target]:
+    return [_target(r) for r in store.read("find_symbol", symbol=path, repo=repo, limit=50)
+            if r["kind"] == "module" and r["path"] == path]
+
+
+def _under_a_root(store: Store, path: str, repo: str | None) -> list[tuple[str, str]]:
+    """(repository, path relative to its ingested root) for each repository whose root holds `path` taken as
+    absolute or relative to the current folder; the innermost root first."""
+    try:
+        full = Path(os.path.abspath(path)).resolve()
+    except (OSError, ValueError):
+        return []
+    found = []
+    for row in store.read("repos"):
+        root = Path(row["root"]) if row["root"] else None
+        if root is not None and (repo is None or row["repo"] == repo) and root in full.parents:
+            found.append((len(root.parts), row["repo"], full.relative_to(root).as_posix()))
+    return [(name, stored) for _, name, stored in sorted(found, reverse=True)]
 
 
 def _target(row: dict) -> Target:
