@@ -260,9 +260,10 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
         "Method|Variable; key repo:qname), External; edges: CONTAINS, DEFINES, CALLS/IMPORTS/INHERITS {line, "
         "resolution, confidence}. Only reading queries run: a query starts with MATCH, OPTIONAL MATCH, WITH, "
         "UNWIND, RETURN or CALL; no writes, LOAD CSV, administration commands or procedures beyond db.labels, "
-        "db.schema.* and the full-text/vector index queries. "
-        f"Limits: query up to {MAX_QUERY:,} characters, params up to {MAX_PARAMS:,} characters and {MAX_NESTING} "
-        f"levels deep, `limit` 1–{MAX_LIMIT:,} rows (the query stops there), {UNTRUSTED_TIMEOUT:g} s."))
+        "db.schema.* and the full-text/vector index queries; no reduce() (but over relationships(p)), range() in an "
+        "expression beyond 100,000 elements or nested list comprehensions: the timeout cannot stop those (UNWIND "
+        f"instead). Limits: query up to {MAX_QUERY:,} characters, params up to {MAX_PARAMS:,} characters and "
+        f"{MAX_NESTING} levels deep, `limit` 1–{MAX_LIMIT:,} rows (the query stops there), {UNTRUSTED_TIMEOUT:g} s."))
     def cypher(query: str, params: str = "{}", limit: int = 50) -> str:
         checked(limit)
         checked_text("query", query, MAX_QUERY)
