@@ -17,6 +17,7 @@ from kg.navigate.catalog import describe
 from kg.navigate.evidence import EVIDENCE, combine
 from kg.navigate.targets import Target, elsewhere_notes, pick_repo, repo_here, resolve, resolve_all
 from kg.source_files import read_source
+from kg.unfinished import require_finished, unfinished_notes
 
 if TYPE_CHECKING:
     from kg.store import Store  # the driver is imported only where a Store is made (kg.graph)
@@ -104,7 +105,7 @@ def callers(store: Store, symbol: str, repo: str | None = None, depth: int = 1, 
     rows, total = _walked(store, "callers", target.repo, starts, "in", depth, min_confidence, limit, evidence)
     return Answer(f"callers of {target.qname} (depth ≤ {depth})", ["depth", "caller", "kind", "call_path", "call_line",
                   "path", "line", "calls", "resolution", "confidence"], rows, total, limit, "callers",
-                  elsewhere_notes([target]), target=target, at_least=False)
+                  elsewhere_notes([target]) + unfinished_notes(store, target.repo), target=target, at_least=False)
 
 
 def callees(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
@@ -115,7 +116,7 @@ def callees(store: Store, symbol: str, repo: str | None = None, depth: int = 1, 
     rows, total = _walked(store, "callees", target.repo, starts, "out", depth, min_confidence, limit, evidence)
     return Answer(f"callees of {target.qname} (depth ≤ {depth})", ["depth", "callee", "kind", "call_path",
                   "call_line", "from", "path", "line", "resolution", "confidence"], rows, total, limit, "callees",
-                  elsewhere_notes([target]), target=target, at_least=False)
+                  elsewhere_notes([target]) + unfinished_notes(store, target.repo), target=target, at_least=False)
 
 
 def _walked(store: Store, question: str, repo: str, starts: list[dict[str, str]], direction: reach.Direction,
@@ -147,7 +148,8 @@ def impact_of(store: Store, targets: list[Target], depth: int = 5, min_confidenc
                           types=("CALLS", "IMPORTS", "INHERITS"))
     names = ", ".join(t.qname for t in targets[:3]) + (f" and {len(targets) - 3} more" if len(targets) > 3 else "")
     return Answer(f"impact of {names} (depth ≤ {depth})", ["depth", "dependent", "kind", "path", "line", "via",
-                  "reaches", "confidence", "evidence"], rows, total, limit, "dependents", elsewhere_notes(targets),
+                  "reaches", "confidence", "evidence"], rows, total, limit, "dependents",
+                  elsewhere_notes(targets) + unfinished_notes(store, repo),
                   target=targets[0] if len(targets) == 1 else None, at_least=False)
 
 
@@ -159,7 +161,7 @@ def call_path(store: Store, source: str, target: str, repo: str | None = None, d
             raise InputError(f"{t.qname} is a module; a call path joins functions, methods or classes")
     rows, total = fetch(store, "call_path", limit, repo=a.repo, source=a.qname, target=b.qname, depth=_depth(depth),
                         evidence=_edges(evidence))
-    notes = elsewhere_notes([a, b] if a.qname != b.qname else [a])
+    notes = elsewhere_notes([a, b] if a.qname != b.qname else [a]) + unfinished_notes(store, a.repo)
     notes += [] if rows else [f"{a.qname} does not reach {b.qname} through calls within {depth} steps"]
     return Answer(f"call paths {a.qname} → {b.qname}", ["length", "confidence", "steps"], rows, total, limit,
                   "paths", notes, target=b)
@@ -188,7 +190,8 @@ def tests_for_targets(store: Store, targets: list[Target], depth: int = 8, limit
     names = ", ".join(t.qname for t in targets[:3]) + (f" and {len(targets) - 3} more" if len(targets) > 3 else "")
     return Answer(f"tests for {names} ({evidence} evidence, static depth ≤ {depth})",
                   ["test", "evidence", "distance", "confidence", "calls", "how"], _cut(chosen.rows, limit),
-                  len(chosen.rows), limit, "tests", elsewhere_notes(targets) + chosen.notes,
+                  len(chosen.rows), limit, "tests",
+                  elsewhere_notes(targets) + unfinished_notes(store, repo) + chosen.notes,
                   target=targets[0] if len(targets) == 1 else None)
 
 
@@ -228,6 +231,7 @@ def dead_code(store: Store, repo: str | None = None, include_maybe: bool = False
     """Unused functions, methods and classes, each with why and how sure. Public API (`public`) and uncertain cases
     (`maybe`) are counted in the notes and listed only when asked for."""
     name = pick_repo(store, repo)
+    require_finished(store, name, "dead code")  # a missing call edge would make its callee look unused
     rows = settle_properties(store, name, store.read("dead_code", repo=name,
                                                      limit=FETCH_CAP if limit is not None else ALL))
     rows = drop_used_by_name(store, name, rows)

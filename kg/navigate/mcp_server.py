@@ -117,14 +117,17 @@ _FOR_MCP = [
     (re.compile(r"ingest one first \(`kg ingest PATH`\)"), "ask the user to ingest one (`kg ingest PATH`)"),
     (re.compile(r"check NEO4J_URI"), "ask the user to check NEO4J_URI where `kg mcp` runs"),
     (re.compile(r"(?<!run )(`kg (?:server|ingest)[^`]*`)"), r"the user can run \1"),
-    (re.compile(r"--(repo|limit|depth|since|staged|why)\b"), r"the `\1` argument"),
 ]
+_FLAG = re.compile(r"--(repo|limit|depth|since|staged|why)\b")
 
 
 def for_mcp(message: str) -> str:
     """A kg error as an MCP client should read it: what to change in the call, at most MAX_ERROR characters."""
     for pattern, replacement in _FOR_MCP:
         message = pattern.sub(replacement, message)
+    # A flag becomes the MCP argument, except in a quoted command the user is to run (`kg ingest … --repo x`).
+    parts = message.split("`")
+    message = "`".join(_FLAG.sub(r"the `\1` argument", p) if i % 2 == 0 else p for i, p in enumerate(parts))
     return message if len(message) <= MAX_ERROR else message[:MAX_ERROR] + "… (cut)"
 
 
