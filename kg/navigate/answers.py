@@ -26,6 +26,7 @@ from kg.navigate.targets import (
     resolve_all,
     resolve_rows,
 )
+from kg.unfinished import note_for, require_finished, unfinished_notes
 
 if TYPE_CHECKING:
     from kg.navigate import value_uses
@@ -101,28 +102,31 @@ def _depth(depth: int) -> int:
 def callers(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
             limit: int | None = 50, evidence: str = "all") -> Answer:
     """Who calls `symbol`, each caller once at its shortest distance with its strongest chain (see reach.py)."""
-    (target,), rows, total = _answer(store, "callers", [symbol], repo, depth, min_confidence, limit, evidence)
+    (target,), rows, total, unfinished = _answer(store, "callers", [symbol], repo, depth, min_confidence, limit,
+                                                 evidence)
     return Answer(f"callers of {target.qname} (depth ≤ {depth})", ["depth", "caller", "kind", "call_path", "call_line",
                   "path", "line", "calls", "resolution", "confidence"], rows, total, limit, "callers",
-                  elsewhere_notes([target]), target=target, at_least=False)
+                  elsewhere_notes([target]) + unfinished, target=target, at_least=False)
 
 
 def callees(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
             limit: int | None = 50, evidence: str = "all") -> Answer:
     """What `symbol` calls, each callee once at its shortest distance with its strongest chain (see reach.py)."""
-    (target,), rows, total = _answer(store, "callees", [symbol], repo, depth, min_confidence, limit, evidence)
+    (target,), rows, total, unfinished = _answer(store, "callees", [symbol], repo, depth, min_confidence, limit,
+                                                 evidence)
     return Answer(f"callees of {target.qname} (depth ≤ {depth})", ["depth", "callee", "kind", "call_path",
                   "call_line", "from", "path", "line", "resolution", "confidence"], rows, total, limit, "callees",
-                  elsewhere_notes([target]), target=target, at_least=False)
+                  elsewhere_notes([target]) + unfinished, target=target, at_least=False)
 
 
 def _answer(store: Store, question: str, texts: list[str], repo: str | None, depth: int, min_confidence: float,
             limit: int | None, evidence: str, one_request: bool = True
-            ) -> tuple[list[Target], list[dict[str, Any]], int]:
+            ) -> tuple[list[Target], list[dict[str, Any]], int, list[str]]:
     """The targets `texts` name and the rows of `question` (callers, callees, impact) about them, cut to `limit`,
-    and how many there were: in one request (queries/reach/answer.cypher), which looks the names up, walks and
-    shapes. Its choice of symbols is checked against kg.navigate.targets (which raises the errors for unknown and
-    ambiguous names); a `path:line`, a choice it made otherwise or `one_request=False` walks a step at a time."""
+    how many there were, and the note when the repository's last ingest did not finish: in one request
+    (queries/reach/answer.cypher), which looks the names up, walks and shapes. Its choice of symbols is checked
+    against kg.navigate.targets (which raises the errors for unknown and ambiguous names); a `path:line`, a choice
+    it made otherwise or `one_request=False` walks a step at a time."""
     _cut([], limit)  # a limit below 1 is refused before anything is read
     texts = [t.strip() for t in texts]
     types = ("CALLS", "IMPORTS", "INHERITS") if question == "impact" else ("CALLS",)
@@ -141,7 +145,7 @@ def _answer(store: Store, question: str, texts: list[str], repo: str | None, dep
     if row is not None and [(p["repo"], p["qname"]) for p in row["picks"]] == [(t.repo, t.qname) for t in targets]:
         rows = [_SHAPES[question](f) for f in row["found"]]
         rows.sort(key=lambda r: (r["depth"], -r["confidence"], r[name] or ""))
-        return targets, rows, row["total"]
+        return targets, rows, row["total"], _unfinished_in(row["repos"], targets[0].repo)
     # The walk a step at a time: a request per step (reach.py), for what the query above could not pick
     repo = targets[0].repo
     qnames = [t.qname for t in targets]
@@ -149,7 +153,13 @@ def _answer(store: Store, question: str, texts: list[str], repo: str | None, dep
         store.read("reach/start", repo=repo, qname=qnames[0])
     rows, total = _walked(store, question, repo, starts, "out" if question == "callees" else "in", depth,
                           min_confidence, limit, evidence, types)
-    return targets, rows, total
+    return targets, rows, total, unfinished_notes(store, repo)
+
+
+def _unfinished_in(repos: list[dict[str, Any]], repo: str) -> list[str]:
+    """unfinished_notes from the Repo rows an answer's own request read (`writing`: the mark)."""
+    note = next((note_for(r["repo"], r.get("writing"), r["root"]) for r in repos or [] if r["repo"] == repo), None)
+    return [note] if note else []
 
 
 def _one_repo(targets: list[Target], question: str) -> list[Target]:
@@ -213,8 +223,8 @@ def _walked(store: Store, question: str, repo: str, starts: list[dict[str, str]]
 
 def impact(store: Store, symbols: list[str], repo: str | None = None, depth: int = 5, min_confidence: float = 0.0,
            limit: int | None = 100, evidence: str = "all") -> Answer:
-    targets, rows, total = _answer(store, "impact", symbols, repo, depth, min_confidence, limit, evidence)
-    return _impact_answer(targets, rows, total, depth, limit)
+    targets, rows, total, unfinished = _answer(store, "impact", symbols, repo, depth, min_confidence, limit, evidence)
+    return _impact_answer(targets, rows, total, depth, limit, unfinished)
 
 
 def impact_of(store: Store, targets: list[Target], depth: int = 5, min_confidence: float = 0.0,
@@ -226,14 +236,15 @@ def impact_of(store: Store, targets: list[Target], depth: int = 5, min_confidenc
     starts = store.read("reach/changed", repo=repo, qnames=[t.qname for t in targets])
     rows, total = _walked(store, "impact", repo, starts, "in", depth, min_confidence, limit, evidence,
                           types=("CALLS", "IMPORTS", "INHERITS"))
-    return _impact_answer(targets, rows, total, depth, limit)
+    return _impact_answer(targets, rows, total, depth, limit, unfinished_notes(store, repo))
 
 
 def _impact_answer(targets: list[Target], rows: list[dict[str, Any]], total: int, depth: int,
-                   limit: int | None) -> Answer:
+                   limit: int | None, unfinished: list[str]) -> Answer:
     names = ", ".join(t.qname for t in targets[:3]) + (f" and {len(targets) - 3} more" if len(targets) > 3 else "")
     return Answer(f"impact of {names} (depth ≤ {depth})", ["depth", "dependent", "kind", "path", "line", "via",
-                  "reaches", "confidence", "evidence"], rows, total, limit, "dependents", elsewhere_notes(targets),
+                  "reaches", "confidence", "evidence"], rows, total, limit, "dependents",
+                  elsewhere_notes(targets) + unfinished,
                   target=targets[0] if len(targets) == 1 else None, at_least=False)
 
 
@@ -263,6 +274,7 @@ def call_path(store: Store, source: str, target: str, repo: str | None = None, d
         rows, total = fetch(store, "call_path", limit, repo=a.repo, source=a.qname, target=b.qname, depth=depth,
                             evidence=evidence)
     notes = elsewhere_notes([a, b] if a.qname != b.qname else [a])
+    notes += _unfinished_in(row["repos"], a.repo) if row is not None else unfinished_notes(store, a.repo)
     notes += [] if rows else [f"{a.qname} does not reach {b.qname} through calls within {depth} steps"]
     return Answer(f"call paths {a.qname} → {b.qname}", ["length", "confidence", "steps"], rows, total, limit,
                   "paths", notes, target=b)
@@ -297,7 +309,8 @@ def tests_for_targets(store: Store, targets: list[Target], depth: int = 8, limit
     names = ", ".join(t.qname for t in targets[:3]) + (f" and {len(targets) - 3} more" if len(targets) > 3 else "")
     return Answer(f"tests for {names} ({evidence} evidence, static depth ≤ {depth})",
                   ["test", "evidence", "distance", "confidence", "calls", "how"], _cut(chosen.rows, limit),
-                  len(chosen.rows), limit, "tests", elsewhere_notes(targets) + chosen.notes,
+                  len(chosen.rows), limit, "tests",
+                  elsewhere_notes(targets) + unfinished_notes(store, repo) + chosen.notes,
                   target=targets[0] if len(targets) == 1 else None)
 
 
@@ -337,6 +350,7 @@ def dead_code(store: Store, repo: str | None = None, include_maybe: bool = False
     """Unused functions, methods and classes, each with why and how sure. Public API (`public`) and uncertain cases
     (`maybe`) are counted in the notes and listed only when asked for."""
     name = pick_repo(store, repo)
+    require_finished(store, name, "dead code")  # a missing call edge would make its callee look unused
     rows = settle_properties(store, name, store.read("dead_code", repo=name,
                                                      limit=FETCH_CAP if limit is not None else ALL))
     rows = drop_used_by_name(store, name, rows)

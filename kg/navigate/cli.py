@@ -15,7 +15,7 @@ from kg.errors import InputError, shorten
 from kg.navigate import answers
 from kg.navigate.evidence import EVIDENCE, pytest_ids
 from kg.navigate.render import table
-from kg.render import clean, echo
+from kg.render import clean, echo, inline
 
 repo_option = click.option("--repo", help="Repository to look in when several are ingested.")
 
@@ -137,7 +137,7 @@ def tests_for(ctx: Context, symbols: tuple[str, ...], depth: int, evidence: str,
     if as_pytest:
         ids = pytest_ids(answer.rows)
         if ids:
-            echo("\n".join(ids))
+            echo("\n".join(inline(i) for i in ids))
         else:  # stdout stays empty for `pytest $(kg tests-for …)`; a person still learns why nothing came
             click.echo(f"no test reaches {shorten(', '.join(symbols))} ({evidence} evidence, depth ≤ {depth}): "
                        "`kg tests-for` without --pytest says more", err=True)
@@ -270,7 +270,7 @@ def changes(ctx: Context, path: Path | None, since: str | None, staged: bool, re
         click.echo(clean(f"warning: {report.warning()}"), err=True)
     if as_pytest:
         if report.pytest_args():
-            echo("\n".join(report.pytest_args()))
+            echo("\n".join(inline(a) for a in report.pytest_args()))
         return None
     if not report.changed:
         out.print(f"no changed code in {report.repo} ({report.root})", highlight=False)
