@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kg.retrieve.text import TaskText
+from kg.retrieve.ties import neighbourhood as ties_of
 from kg.store import Store
 
 SIGNALS = ("names", "fulltext", "bodies", "vectors", "graph")
@@ -192,12 +193,14 @@ def vectors_signal(store: Store, repo: str, vector: list[float], repos: int = 1,
 # ── graph ───────────────────────────────────────────────────────────────────────────────────────────────────────
 
 
-def graph_signal(store: Store, repo: str, seeds: dict[str, float], alpha: float = 0.5) -> SignalRanking:
+def graph_signal(store: Store, repo: str, seeds: dict[str, float], alpha: float = 0.5,
+                 version: object = None) -> SignalRanking:
     """Personalised PageRank from the seed files over their CALLS/IMPORTS/INHERITS ties (both directions: a
-    file that calls into the seeds matters as much as one they call), restarting at the seeds."""
+    file that calls into the seeds matters as much as one they call), restarting at the seeds. `version` (the
+    repository's last ingest) lets a warm process read the ties from memory (kg.retrieve.ties)."""
     if not seeds:
         return SignalRanking("graph", [])
-    rows = store.read("retrieve/neighbourhood", repo=repo, paths=list(seeds))
+    rows = ties_of(store, repo, list(seeds), version)
     ties: dict[str, dict[str, float]] = defaultdict(dict)
     for r in rows:
         w = math.log1p(r["n"])
