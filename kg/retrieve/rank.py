@@ -22,6 +22,7 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import sub
 from typing import Any
 
 from kg.retrieve.text import TaskText
@@ -221,20 +222,23 @@ def personalized_pagerank(ties: dict[str, dict[str, float]], restart: dict[str, 
     scipy, 100 MB, for this). A node without ties gives its mass back to the restart distribution. Each step
     shrinks the error by `alpha`, so it stops once a step moves the ranks by less than `tolerance` in all."""
     nodes = set(ties) | set(restart) | {b for t in ties.values() for b in t}
-    rank = {n: restart.get(n, 0.0) for n in nodes}
-    out = {n: sum(ties.get(n, {}).values()) for n in nodes}
+    base = {n: (1 - alpha) * restart.get(n, 0.0) for n in nodes}
+    rank = {n: restart.get(n, 0.0) for n in base}
+    out = {n: sum(ties[n].values()) for n in ties}
     for _ in range(iterations):
-        nxt = {n: (1 - alpha) * restart.get(n, 0.0) for n in nodes}
+        nxt = dict(base)
         dangling = 0.0
         for n, r in rank.items():
-            if out[n] == 0:
+            if not out.get(n):
                 dangling += r
                 continue
-            for m, w in ties[n].items():
-                nxt[m] += alpha * r * w / out[n]
+            if r:  # hot loop: adding zeros changes nothing; `ar * w / o` is `alpha * r * w / out[n]`
+                ar, o = alpha * r, out[n]
+                for m, w in ties[n].items():
+                    nxt[m] += ar * w / o
         for n, share in restart.items():
             nxt[n] += alpha * dangling * share
-        moved = sum(abs(nxt[n] - rank[n]) for n in nodes)
+        moved = sum(map(abs, map(sub, nxt.values(), rank.values())))  # both dicts list the nodes in one order
         rank = nxt
         if moved < tolerance:
             break
