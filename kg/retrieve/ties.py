@@ -3,9 +3,9 @@
 `retrieve/neighbourhood` asks, for the seed files of one task, every CALLS/IMPORTS/INHERITS edge leaving or
 entering them; on django that walks ~25,000 edges per task. A process that answers many tasks (MCP, the agent)
 keeps instead the whole repository's table of ties per pair of files (`retrieve/repo_ties`, ~25,000 rows on
-django) and answers the same rows from memory. The table is read on the second task for the same repository
-revision (the repository's last ingest), so a one-shot `kg context` never pays for it; an ingest changes the
-revision and the next calls read the table again.
+django, seconds to read) and answers the same rows from memory. The table is read in the background from the
+second task for the same repository revision (the repository's last ingest), so a one-shot `kg context` never
+pays for it and no task waits for it; an ingest changes the revision and the table is read again.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from kg.errors import KgError
 from kg.store import Store
 
 Row = tuple[str, str, str, int]  # src, dst, type, count
@@ -38,26 +39,41 @@ class _Table:
 
 
 _tables: dict[str, _Table] = {}
-_asked: dict[str, object] = {}  # repo → the revision a task was last answered for without the table
+_asked: dict[str, object] = {}  # repo → the revision a task was last answered for
+_loading: dict[str, threading.Thread] = {}  # repo → the thread reading its table
 _lock = threading.Lock()
 
 
 def neighbourhood(store: Store, repo: str, paths: list[str], version: object = None) -> list[dict[str, Any]]:
-    """The ties of `paths` (rows of `retrieve/neighbourhood`): from the repository's table when this process asked
-    about this revision before, else from the graph. `version` None (unknown) always asks the graph."""
+    """The ties of `paths` (rows of `retrieve/neighbourhood`): from the repository's table when this process has
+    it for this revision, else from the graph. The second task of a revision starts reading the table in the
+    background (seconds on django), so no task waits for it. `version` None (unknown) always asks the graph."""
     if version is None:
         return store.read("retrieve/neighbourhood", repo=repo, paths=paths)
     with _lock:
         table = _tables.get(repo)
         if table is None or table.version != version:
-            if _asked.get(repo) != version:  # the first task of this revision: maybe a one-shot process
-                _asked[repo] = version
-                table = None
-            else:
-                table = _tables[repo] = _load(store, repo, version)
+            table = None
+            if _asked.get(repo) == version and repo not in _loading:  # a second task: a warm process
+                _loading[repo] = thread = threading.Thread(target=_fill, args=(store, repo, version), daemon=True,
+                                                           name=f"kg-ties-{repo}")
+                thread.start()
+            _asked[repo] = version
     if table is None:
         return store.read("retrieve/neighbourhood", repo=repo, paths=paths)
     return table.rows(paths)
+
+
+def _fill(store: Store, repo: str, version: object) -> None:
+    try:
+        table = _load(store, repo, version)
+        with _lock:
+            _tables[repo] = table
+    except KgError:
+        pass  # the server went away or the process is closing: each task keeps asking the graph
+    finally:
+        with _lock:
+            _loading.pop(repo, None)
 
 
 def _load(store: Store, repo: str, version: object) -> _Table:
@@ -69,8 +85,17 @@ def _load(store: Store, repo: str, version: object) -> _Table:
     return table
 
 
+def settle() -> None:
+    """Wait until the tables being read are in (benchmarks and tests: the state of a warm process)."""
+    with _lock:
+        threads = list(_loading.values())
+    for thread in threads:
+        thread.join()
+
+
 def forget() -> None:
     """Drop every table (tests; a process that wants the graph's answer again)."""
+    settle()
     with _lock:
         _tables.clear()
         _asked.clear()
