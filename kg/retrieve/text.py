@@ -75,6 +75,16 @@ class Mention:
         return self.text.rsplit(".", 1)[-1]
 
 
+@dataclass(frozen=True)
+class Frame:
+    """One traceback frame as written: the file (as it would be inside a project), the line and the function."""
+
+    path: str
+    line: int
+    func: str | None
+    depth: int  # frames between this one and the innermost (0)
+
+
 @dataclass
 class TaskText:
     """A task read once: the (cut) text, the code names in it, and the search words with their counts."""
@@ -84,6 +94,7 @@ class TaskText:
     mentions: list[Mention] = field(default_factory=list)
     words: Counter[str] = field(default_factory=Counter)
     title_words: frozenset[str] = frozenset()  # the words of the first line: what a report is about, in brief
+    frames: list[Frame] = field(default_factory=list)  # traceback frames, innermost first
 
     @property
     def empty(self) -> bool:
@@ -124,19 +135,23 @@ def read_task(text: str, limit: int = MAX_TASK_CHARS) -> TaskText:
     mentions: dict[tuple[str, str], Mention] = {}
 
     def add(name: str, shape: str, line: int | None = None, depth: int | None = None) -> None:
-        name = name.strip().strip(".,:;()[]{}'\"").replace("\\", "/")
+        name = _clean(name)
         if not name or name.lower() in _COMMON_CODE or len(name) < 3:
             return
         key = (name, shape)
         if key not in mentions or depth is not None and depth < (mentions[key].depth or 0):
             mentions[key] = Mention(name, shape, line, depth)
 
-    frames = sorted([*_FRAME.finditer(text), *_PYTEST_FRAME.finditer(text)], key=lambda m: m.start())
-    for i, m in enumerate(frames):
-        depth = len(frames) - 1 - i  # 0: the innermost frame, where the error was raised
-        add(_project_path(m["path"]), "frame", int(m["line"]), depth)
-        if m["func"] and not m["func"].startswith("<"):
-            add(m["func"], "frame", depth=depth)
+    found = sorted([*_FRAME.finditer(text), *_PYTEST_FRAME.finditer(text)], key=lambda m: m.start())
+    frames: list[Frame] = []
+    for i, m in enumerate(found):
+        depth = len(found) - 1 - i  # 0: the innermost frame, where the error was raised
+        path = _project_path(m["path"])
+        func = m["func"] if m["func"] and not m["func"].startswith("<") else None
+        add(path, "frame", int(m["line"]), depth)
+        if func:
+            add(func, "frame", depth=depth)
+        frames.append(Frame(_clean(path), int(m["line"]), func, depth))
     for m in _FILE.finditer(text):
         add(m["path"], "file")
     code = [*_TICKED.findall(text), *_FENCE.findall(text)]
@@ -165,7 +180,11 @@ def read_task(text: str, limit: int = MAX_TASK_CHARS) -> TaskText:
             counts[w.lower()] += 1
     first = next((line for line in text.splitlines() if line.strip()), "")
     title = frozenset(p for w in _WORD.findall(first) for p in split_identifier(w) if p in counts)
-    return TaskText(text, was_cut, _strongest(mentions), counts, title)
+    return TaskText(text, was_cut, _strongest(mentions), counts, title, frames[::-1])
+
+
+def _clean(name: str) -> str:
+    return name.strip().strip(".,:;()[]{}'\"").replace("\\", "/")
 
 
 def _project_path(path: str) -> str:

@@ -44,6 +44,15 @@ def test_the_frames_nearest_the_error_weigh_most() -> None:
     assert {m.text: m for m in again.mentions}["shop/cart.py"].depth == 0
 
 
+def test_frames_are_kept_in_order_innermost_first_with_their_files_and_functions() -> None:
+    """The names signal needs each frame's file and function together (a frame's function is looked up in its
+    own file), innermost first."""
+    frames = read_task(TRACEBACK).frames
+    assert [(f.path, f.func, f.depth) for f in frames] == [("shop/storage.py", "save", 0),
+                                                           ("shop/cart.py", "checkout", 1)]
+    assert frames[0].line == 14
+
+
 def test_dotted_names_identifiers_and_quoted_code() -> None:
     task = read_task("I think `cached_eval` should be inlined into MarkEvaluator._istrue; see _pytest/mark/evaluate.py"
                      " and call evaluate_condition() instead.")
