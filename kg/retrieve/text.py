@@ -30,6 +30,8 @@ FRAME_BOOST = 1.0
 
 _FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>[\w<>.]+))?')
 _PYTEST_FRAME = re.compile(r"^(?P<path>[\w./\\-]+\.py):(?P<line>\d+):?(?:\s+in\s+(?P<func>\w+))?", re.MULTILINE)
+_FRAME_LINE = re.compile(r'\W*File "[^"]+", line \d+')
+_ECHOED = re.compile(r"^(?:[A-Z]+>)?\s+\S")  # an indented line (after a log prefix such as `INTERNALERROR>`)
 _FILE = re.compile(r"(?<![\w/.-])(?P<path>(?:[\w.-]+/)*[\w-]+\.(?:py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java))\b")
 _DOTTED = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?![\w(]*\.\w)")
 _CALL = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_][\w.]*)\(")
@@ -152,26 +154,28 @@ def read_task(text: str, limit: int = MAX_TASK_CHARS) -> TaskText:
         if func:
             add(func, "frame", depth=depth)
         frames.append(Frame(_clean(path), int(m["line"]), func, depth))
-    for m in _FILE.finditer(text):
+    prose = _without_frames(text, found)
+    for m in _FILE.finditer(prose):
         add(m["path"], "file")
-    code = [*_TICKED.findall(text), *_FENCE.findall(text)]
+    code = [*_TICKED.findall(prose), *_FENCE.findall(prose)]
     for snippet in code:
         for w in _WORD.findall(snippet):
             if len(w) > 2 and w.lower() not in _STOP:
                 add(w, "code")
-    for m in _DOTTED.finditer(text):
+    for m in _DOTTED.finditer(prose):
         name = m["name"]
         if _FILE.fullmatch(name) or re.fullmatch(r"[a-z]+\.(?:com|org|net|io|html?|txt|md|rst|cfg|ini|toml)", name):
             continue
         add(name, "dotted")
-    for m in _CALL.finditer(text):
+    for m in _CALL.finditer(prose):
         add(m["name"], "code")
-    counts: Counter[str] = Counter()
-    for w in _WORD.findall(text):
+    for w in _WORD.findall(prose):
         if _ERROR.match(w):
             add(w, "error")
         elif "_" in w.strip("_") or _CAMEL.search(w) or w.startswith("_") and len(w) > 2 and not _DUNDER.match(w):
             add(w, "identifier")
+    counts: Counter[str] = Counter()
+    for w in _WORD.findall(text):
         parts = split_identifier(w)
         for p in parts:
             if p not in _STOP and p not in _COMMON_CODE:
@@ -181,6 +185,21 @@ def read_task(text: str, limit: int = MAX_TASK_CHARS) -> TaskText:
     first = next((line for line in text.splitlines() if line.strip()), "")
     title = frozenset(p for w in _WORD.findall(first) for p in split_identifier(w) if p in counts)
     return TaskText(text, was_cut, _strongest(mentions), counts, title, frames[::-1])
+
+
+def _without_frames(text: str, frames: list[re.Match[str]]) -> str:
+    """The text without its traceback frames and the source line each one echoes: those lines name the functions
+    the frames already name, and read again as code they would count each outer frame (the runner, the entry
+    point) once more for every call it shows. Their words still go to the searches."""
+    lines = text.split("\n")
+    for m in frames:
+        at = text.count("\n", 0, m.start())
+        lines[at] = ""
+        echoed = at + 1
+        if echoed < len(lines) and _ECHOED.match(lines[echoed]) and not any(
+                f.match(lines[echoed]) for f in (_FRAME_LINE, _PYTEST_FRAME)):
+            lines[echoed] = ""
+    return "\n".join(lines)
 
 
 def _clean(name: str) -> str:
