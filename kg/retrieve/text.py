@@ -157,11 +157,8 @@ def read_task(text: str, limit: int = MAX_TASK_CHARS) -> TaskText:
     prose = _without_frames(text, found)
     for m in _FILE.finditer(prose):
         add(m["path"], "file")
-    code = [*_TICKED.findall(prose), *_FENCE.findall(prose)]
-    for snippet in code:
-        for w in _WORD.findall(snippet):
-            if len(w) > 2 and w.lower() not in _STOP:
-                add(w, "code")
+    for name in _quoted_names([*_TICKED.findall(prose), *_FENCE.findall(prose)]):
+        add(name, "code")
     for m in _DOTTED.finditer(prose):
         name = m["name"]
         if _FILE.fullmatch(name) or re.fullmatch(r"[a-z]+\.(?:com|org|net|io|html?|txt|md|rst|cfg|ini|toml)", name):
@@ -185,6 +182,18 @@ def read_task(text: str, limit: int = MAX_TASK_CHARS) -> TaskText:
     first = next((line for line in text.splitlines() if line.strip()), "")
     title = frozenset(p for w in _WORD.findall(first) for p in split_identifier(w) if p in counts)
     return TaskText(text, was_cut, _strongest(mentions), counts, title, frames[::-1])
+
+
+def _quoted_names(snippets: list[str]) -> list[str]:
+    """The names quoted as code: a snippet that is one word (`skipping`, `xfail`). In a longer snippet (a pasted
+    log, a `pip list`, a session header, the user's own script) a plain word is output or prose, not a name; the
+    calls, dotted names and identifiers in it are found as such over the whole text."""
+    names = []
+    for snippet in snippets:
+        words = [w for w in _WORD.findall(snippet) if len(w) > 2 and w.lower() not in _STOP]
+        if len(words) == 1:
+            names.append(words[0])
+    return names
 
 
 def _without_frames(text: str, frames: list[re.Match[str]]) -> str:
