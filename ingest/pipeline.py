@@ -217,10 +217,8 @@ class Ingestor:
         with report.phase("cache save"):
             self.parses.flush(keep={h for p, h in hashes.items() if p in self.state.parsed} if bulk else None)
             self._save_stats()
-            dirty = self.state.take_dirty()
-            self.parses.save_index({p: self.state.row(p) for p in dirty if p in self.state.facts},
-                                   deleted=[p for p in dirty if p not in self.state.facts],
-                                   whole=self.state.facts.keys() <= dirty)
+            facts, gone, columns, tallies, whole = self.state.index_changes(self.state.take_dirty())
+            self.parses.save_index(facts, deleted=gone, whole=whole, columns=columns, tallies=tallies)
 
         edges = [e for es in resolved.values() for e in es]
         report.edges = dict(Counter(e.kind for e in edges))
@@ -264,12 +262,12 @@ class Ingestor:
             step.words = {p: f"{path_words(p)} {code_words(decode(self._read(p))[0])}" for p in code_changed}
 
     def warm(self) -> None:
-        """Load now what a new process's next update would load first (the compact project index), so a watcher's
-        first edit costs what later ones do; a one-shot run with nothing to do never needs it."""
+        """Load now what a new process's updates would load on demand (the compact project index, all of its
+        columns and tallies), so a watcher's first edit costs what later ones do; a one-shot run never needs it."""
         with repo_lock(self.store.settings, self.repo):
             known = self._known_hashes()
-            if not self.state.facts and known:
-                self._seed(known)
+            if not self.state.facts and known and self._seed(known):
+                self.state.warm()
 
     def _flow_readers(self, changed: list[str], dependents: set[str], deleted: list[str],
                       previous: dict[str, ParsedFile | None]) -> set[str]:
@@ -297,9 +295,9 @@ class Ingestor:
             gc.enable()
         gc.freeze()
         code = {p: h for p, h in known.items() if language_for(p) is not None}
-        if not rows or rows.keys() != code.keys() or any(rows[p][0].hash != h for p, h in code.items()):
+        if not rows or rows.keys() != code.keys() or any(rows[p].hash != h for p, h in code.items()):
             return False
-        self.state.seed(rows)
+        self.state.seed(rows, self.parses)
         return True
 
     def _load_parse(self, path: str, digest: str) -> ParsedFile | None:
