@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kg.retrieve.text import FRAME_BOOST, WEIGHTS, TaskText
+from kg.retrieve.text import TaskText
 from kg.store import Store
 
 SIGNALS = ("names", "fulltext", "bodies", "vectors", "graph")
@@ -91,8 +91,7 @@ class Weights:
 # ── names ───────────────────────────────────────────────────────────────────────────────────────────────────────
 
 
-def names_signal(store: Store, repo: str, task: TaskText, files_in_repo: int,
-                 project_frames: bool = True) -> SignalRanking:
+def names_signal(store: Store, repo: str, task: TaskText, files_in_repo: int) -> SignalRanking:
     """Files defining the mentioned names, each name worth its shape's weight times its rarity (idf over files)."""
     symbol_texts = {m.text: m for m in task.mentions if m.shape not in ("file",)}
     module_texts = {m.text: m for m in task.mentions if m.shape in ("file", "frame", "dotted")}
@@ -106,12 +105,8 @@ def names_signal(store: Store, repo: str, task: TaskText, files_in_repo: int,
         by_text[r["text"]].append(r)
     evidence: dict[str, Evidence] = defaultdict(Evidence)
     n = max(files_in_repo, 1)
-    if project_frames and task.frames:
-        _frames(task, by_text, evidence, math.log(1 + n))
     for text, hits in by_text.items():
         mention = symbol_texts.get(text) if hits[0]["kind"] != "module" else module_texts.get(text)
-        if project_frames and task.frames and mention is not None and mention.shape == "frame":
-            continue  # scored by `_frames`, file by file
         weight = mention.weight if mention is not None else 0.5
         qualified = [h for h in hits if h["qualified"]]
         if mention is not None and "." in text and mention.shape != "file" and qualified:
@@ -127,27 +122,6 @@ def names_signal(store: Store, repo: str, task: TaskText, files_in_repo: int,
             counted.add(h["path"])
             evidence[h["path"]].add(score, reason, h["qname"] if kind != "module" else None)
     return SignalRanking("names", _ranked(evidence))
-
-
-def _frames(task: TaskText, by_text: dict[str, list[dict[str, Any]]], evidence: dict[str, Evidence],
-            idf: float) -> None:
-    """A traceback's files of the project, the innermost first: the error happened in the innermost one, and the
-    outer ones (the runner, the entry point every error passes through) only led there. A frame whose file is not
-    the project's (the standard library, a dependency, the user's own script) says nothing about where to fix, and
-    its function is not looked up elsewhere. A file counts once, at its innermost frame, however many frames of the
-    traceback ran in it: an entry-point file with ten frames is not ten times the evidence."""
-    depth = 0
-    for frame in task.frames:
-        paths = sorted({h["path"] for h in by_text.get(frame.path, []) if h["kind"] == "module"})
-        fresh = [p for p in paths if not evidence[p].score]
-        if not fresh:
-            continue
-        weight = WEIGHTS["frame"] * (1 + FRAME_BOOST * 0.5 ** depth) * idf / len(paths)
-        depth += 1
-        symbols = {h["path"]: h["qname"] for h in by_text.get(frame.func or "", []) if h["kind"] != "module"}
-        for p in fresh:
-            evidence[p].add(weight, f"frame {frame.path}:{frame.line}" + (f" in {frame.func}" if frame.func else ""),
-                            symbols.get(p))
 
 
 def module_leaves(texts: Iterable[str]) -> dict[str, list[str]]:

@@ -30,8 +30,6 @@ FRAME_BOOST = 1.0
 
 _FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>[\w<>.]+))?')
 _PYTEST_FRAME = re.compile(r"^(?P<path>[\w./\\-]+\.py):(?P<line>\d+):?(?:\s+in\s+(?P<func>\w+))?", re.MULTILINE)
-_FRAME_LINE = re.compile(r'\W*File "[^"]+", line \d+')
-_ECHOED = re.compile(r"^(?:[A-Z]+>)?\s+\S")  # an indented line (after a log prefix such as `INTERNALERROR>`)
 _FILE = re.compile(r"(?<![\w/.-])(?P<path>(?:[\w.-]+/)*[\w-]+\.(?:py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java))\b")
 _DOTTED = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?![\w(]*\.\w)")
 _CALL = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_][\w.]*)\(")
@@ -77,16 +75,6 @@ class Mention:
         return self.text.rsplit(".", 1)[-1]
 
 
-@dataclass(frozen=True)
-class Frame:
-    """One traceback frame as written: the file (as it would be inside a project), the line and the function."""
-
-    path: str
-    line: int
-    func: str | None
-    depth: int  # frames between this one and the innermost (0)
-
-
 @dataclass
 class TaskText:
     """A task read once: the (cut) text, the code names in it, and the search words with their counts."""
@@ -96,7 +84,6 @@ class TaskText:
     mentions: list[Mention] = field(default_factory=list)
     words: Counter[str] = field(default_factory=Counter)
     title_words: frozenset[str] = frozenset()  # the words of the first line: what a report is about, in brief
-    frames: list[Frame] = field(default_factory=list)  # traceback frames, innermost first
 
     @property
     def empty(self) -> bool:
@@ -137,42 +124,39 @@ def read_task(text: str, limit: int = MAX_TASK_CHARS) -> TaskText:
     mentions: dict[tuple[str, str], Mention] = {}
 
     def add(name: str, shape: str, line: int | None = None, depth: int | None = None) -> None:
-        name = _clean(name)
+        name = name.strip().strip(".,:;()[]{}'\"").replace("\\", "/")
         if not name or name.lower() in _COMMON_CODE or len(name) < 3:
             return
         key = (name, shape)
         if key not in mentions or depth is not None and depth < (mentions[key].depth or 0):
             mentions[key] = Mention(name, shape, line, depth)
 
-    found = sorted([*_FRAME.finditer(text), *_PYTEST_FRAME.finditer(text)], key=lambda m: m.start())
-    frames: list[Frame] = []
-    for i, m in enumerate(found):
-        depth = len(found) - 1 - i  # 0: the innermost frame, where the error was raised
-        path = _project_path(m["path"])
-        func = m["func"] if m["func"] and not m["func"].startswith("<") else None
-        add(path, "frame", int(m["line"]), depth)
-        if func:
-            add(func, "frame", depth=depth)
-        frames.append(Frame(_clean(path), int(m["line"]), func, depth))
-    prose = _without_frames(text, found)
-    for m in _FILE.finditer(prose):
+    frames = sorted([*_FRAME.finditer(text), *_PYTEST_FRAME.finditer(text)], key=lambda m: m.start())
+    for i, m in enumerate(frames):
+        depth = len(frames) - 1 - i  # 0: the innermost frame, where the error was raised
+        add(_project_path(m["path"]), "frame", int(m["line"]), depth)
+        if m["func"] and not m["func"].startswith("<"):
+            add(m["func"], "frame", depth=depth)
+    for m in _FILE.finditer(text):
         add(m["path"], "file")
-    for name in _quoted_names([*_TICKED.findall(prose), *_FENCE.findall(prose)]):
-        add(name, "code")
-    for m in _DOTTED.finditer(prose):
+    code = [*_TICKED.findall(text), *_FENCE.findall(text)]
+    for snippet in code:
+        for w in _WORD.findall(snippet):
+            if len(w) > 2 and w.lower() not in _STOP:
+                add(w, "code")
+    for m in _DOTTED.finditer(text):
         name = m["name"]
         if _FILE.fullmatch(name) or re.fullmatch(r"[a-z]+\.(?:com|org|net|io|html?|txt|md|rst|cfg|ini|toml)", name):
             continue
         add(name, "dotted")
-    for m in _CALL.finditer(prose):
+    for m in _CALL.finditer(text):
         add(m["name"], "code")
-    for w in _WORD.findall(prose):
+    counts: Counter[str] = Counter()
+    for w in _WORD.findall(text):
         if _ERROR.match(w):
             add(w, "error")
         elif "_" in w.strip("_") or _CAMEL.search(w) or w.startswith("_") and len(w) > 2 and not _DUNDER.match(w):
             add(w, "identifier")
-    counts: Counter[str] = Counter()
-    for w in _WORD.findall(text):
         parts = split_identifier(w)
         for p in parts:
             if p not in _STOP and p not in _COMMON_CODE:
@@ -181,38 +165,7 @@ def read_task(text: str, limit: int = MAX_TASK_CHARS) -> TaskText:
             counts[w.lower()] += 1
     first = next((line for line in text.splitlines() if line.strip()), "")
     title = frozenset(p for w in _WORD.findall(first) for p in split_identifier(w) if p in counts)
-    return TaskText(text, was_cut, _strongest(mentions), counts, title, frames[::-1])
-
-
-def _quoted_names(snippets: list[str]) -> list[str]:
-    """The names quoted as code: a snippet that is one word (`skipping`, `xfail`). In a longer snippet (a pasted
-    log, a `pip list`, a session header, the user's own script) a plain word is output or prose, not a name; the
-    calls, dotted names and identifiers in it are found as such over the whole text."""
-    names = []
-    for snippet in snippets:
-        words = [w for w in _WORD.findall(snippet) if len(w) > 2 and w.lower() not in _STOP]
-        if len(words) == 1:
-            names.append(words[0])
-    return names
-
-
-def _without_frames(text: str, frames: list[re.Match[str]]) -> str:
-    """The text without its traceback frames and the source line each one echoes: those lines name the functions
-    the frames already name, and read again as code they would count each outer frame (the runner, the entry
-    point) once more for every call it shows. Their words still go to the searches."""
-    lines = text.split("\n")
-    for m in frames:
-        at = text.count("\n", 0, m.start())
-        lines[at] = ""
-        echoed = at + 1
-        if echoed < len(lines) and _ECHOED.match(lines[echoed]) and not any(
-                f.match(lines[echoed]) for f in (_FRAME_LINE, _PYTEST_FRAME)):
-            lines[echoed] = ""
-    return "\n".join(lines)
-
-
-def _clean(name: str) -> str:
-    return name.strip().strip(".,:;()[]{}'\"").replace("\\", "/")
+    return TaskText(text, was_cut, _strongest(mentions), counts, title)
 
 
 def _project_path(path: str) -> str:

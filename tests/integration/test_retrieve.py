@@ -106,34 +106,6 @@ def test_a_name_counts_once_per_file_however_many_symbols_carry_it(store: Store,
     assert found.paths()[:2] == ["job.py", "runners.py"]
 
 
-def test_a_tracebacks_innermost_project_frame_ranks_its_file_first(store: Store, tmp_path: Path) -> None:
-    """The error happened in the innermost frame of the project's own code (app/render.py), not in the runner
-    every error passes through (app/runner.py: four frames) nor in the standard library or the user's script below
-    it; the user's function `helper` is not the project's `helper` (app/util.py). Before, each frame's function
-    name scored its defining file, so the runner's four frames put it first and util.py was in the ranking."""
-    root = tmp_path / "tb"
-    (root / "app").mkdir(parents=True)
-    (root / "app" / "runner.py").write_text(
-        "from app.render import render_value\n\n\ndef main():\n    return run_all()\n\n\ndef run_all():\n"
-        "    return run_one()\n\n\ndef run_one():\n    return call(render_value)\n\n\ndef call(f):\n"
-        "    return f(1)\n")
-    (root / "app" / "render.py").write_text("import reprlib\n\n\ndef render_value(v):\n"
-                                            "    return reprlib.repr(v)\n")
-    (root / "app" / "util.py").write_text("def helper():\n    return 0\n")
-    Ingestor(store, root, repo="tb").run()
-    traceback = "INTERNALERROR when a value cannot be shown\n\nTraceback (most recent call last):\n" + "".join(
-        f'  File "/usr/lib/python3.11/site-packages/{path}", line {line}, in {func}\n    x()\n'
-        for path, line, func in [("app/runner.py", 5, "main"), ("app/runner.py", 9, "run_all"),
-                                 ("app/runner.py", 13, "run_one"), ("app/runner.py", 17, "call"),
-                                 ("app/render.py", 5, "render_value"), ("reprlib.py", 52, "repr"),
-                                 ("/home/me/proj/test_show.py", 6, "helper")]) + "RuntimeError: boom\n"
-    found = retrieve(store, "tb", traceback, signals=("names",), embedder=embed.load("none"))
-    assert found.paths()[:2] == ["app/render.py", "app/runner.py"]
-    assert "app/util.py" not in found.paths()
-    assert "frame app/render.py:5 in render_value" in found.files[0].reasons["names"]
-    assert found.files[0].symbols == ["app.render.render_value"]
-
-
 def test_the_bodies_signal_finds_code_by_what_it_does_and_rereads_only_changed_files(store: Store,
                                                                                     tmp_path: Path) -> None:
     """A report naming nothing of the file to fix still shares words with the code that must change: the bodies

@@ -44,36 +44,6 @@ def test_the_frames_nearest_the_error_weigh_most() -> None:
     assert {m.text: m for m in again.mentions}["shop/cart.py"].depth == 0
 
 
-def test_frames_are_kept_in_order_innermost_first_with_their_files_and_functions() -> None:
-    """The names signal needs each frame's file and function together (a frame's function is looked up in its
-    own file), innermost first."""
-    frames = read_task(TRACEBACK).frames
-    assert [(f.path, f.func, f.depth) for f in frames] == [("shop/storage.py", "save", 0),
-                                                           ("shop/cart.py", "checkout", 1)]
-    assert frames[0].line == 14
-
-
-def test_a_tracebacks_echoed_source_lines_are_not_read_again_as_code() -> None:
-    """`return self.store.save(order)` under cart.py's frame names what the frames name already; read as a dotted
-    call it would score the outer frame's file once more. Its words still go to the searches."""
-    task = read_task(TRACEBACK)
-    texts = {m.text for m in task.mentions}
-    assert "self.store.save" not in texts and "self._orders.append" not in texts
-    assert task.words["orders"] == 1 and task.words["store"] == 1
-
-
-def test_plain_words_of_a_pasted_log_are_not_code_names_but_a_quoted_word_is() -> None:
-    """A session header or `pip list` in a code block is output, not names: `python`, `platform`, `pluggy` there
-    would look up modules and functions that happen to be called so. A single quoted word is a deliberate name."""
-    task = read_task("Crash with `xfail` markers\n```\nplatform darwin -- Python 3.7.3, pytest-4.4.0, pluggy-0.9.0\n"
-                     "Package  Version\nattrs    19.1.0\n    request.node.add_marker(mark)\n```\n")
-    shapes = {m.text: m.shape for m in task.mentions}
-    assert shapes["xfail"] == "code"
-    assert not {"platform", "darwin", "Python", "pluggy", "Package", "attrs"} & shapes.keys()
-    assert shapes["request.node.add_marker"] in ("code", "dotted")  # a call in the block is still a name
-    assert task.words["python"] == 1 and task.words["pluggy"] == 1  # and every word still searches
-
-
 def test_dotted_names_identifiers_and_quoted_code() -> None:
     task = read_task("I think `cached_eval` should be inlined into MarkEvaluator._istrue; see _pytest/mark/evaluate.py"
                      " and call evaluate_condition() instead.")
