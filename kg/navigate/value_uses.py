@@ -10,7 +10,6 @@ candidates' own files are read, as Python tokens: strings and comments never cou
 
 from __future__ import annotations
 
-import functools
 import io
 import re
 import tokenize
@@ -18,7 +17,6 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from kg.source_files import read_source
 
@@ -46,11 +44,7 @@ def used_by_name(text: str, candidates: Iterable[Candidate]) -> set[Candidate]:
     again = _named_again(text, by_name)
     by_name = {name: found for name, found in by_name.items() if name in again}
     if not by_name:
-        return set()  # most candidates: named once, where they are defined
-    found = _used_in_tree(text, by_name)
-    if found is not None:
-        return found
-    # not today's Python (a py2 file, a template): its tokens still tell
+        return set()  # most candidates: named once, where they are defined (tokenizing costs ~10 ms a file)
     try:
         tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type not in _SKIP]
     except (tokenize.TokenError, SyntaxError, ValueError):
@@ -86,88 +80,6 @@ def used_by_name(text: str, candidates: Iterable[Candidate]) -> set[Candidate]:
             if c.kind != "method" or (calls and calls[-1] in _WRAPPERS):
                 used.add(c)
     return used
-
-
-def _used_in_tree(text: str, by_name: dict[str, list[Candidate]]) -> set[Candidate] | None:
-    """`used_by_name` read from tree-sitter's syntax tree (parsed in C, ~6× faster than Python's `ast` and ~20× than
-    its tokens over django's tests): a bare name outside the candidate's own lines uses a function or class, and a
-    method when the innermost brackets around it are a wrapper call's; `self.name` or `cls.name` not called uses a
-    method. Definitions, parameters, keyword names, imports and other objects' attributes use nothing. None when the
-    file does not parse cleanly."""
-    tree = _parser().parse(text.encode("utf-8"))
-    if tree.root_node.has_error:
-        return None
-    used: set[Candidate] = set()
-    for node in _identifiers(tree.root_node):
-        name = node.text.decode("utf-8", errors="replace")
-        found = by_name.get(name)
-        if not found:
-            continue
-        line = node.start_point[0] + 1
-        outside = [c for c in found if not c.start <= line <= c.end]
-        parent = node.parent
-        if parent.type == "attribute" and parent.child_by_field_name("attribute") == node:
-            target = parent.child_by_field_name("object")
-            caller = parent.parent
-            if (target.type == "identifier" and target.text in (b"self", b"cls")
-                    and not (caller.type == "call" and caller.child_by_field_name("function") == parent)):
-                used.update(c for c in outside if c.kind == "method")  # a bound method handed on
-            continue
-        if _names_nothing(node, parent):
-            continue
-        wrapped = _in_wrapper_call(parent)
-        used.update(c for c in outside if c.kind != "method" or wrapped)
-    return used
-
-
-_NAMING = frozenset({"function_definition", "class_definition", "keyword_argument", "default_parameter",
-                     "typed_default_parameter"})  # their `name` field names what they define or pass
-_BINDING = frozenset({"parameters", "lambda_parameters", "typed_parameter", "list_splat_pattern",
-                      "dictionary_splat_pattern", "dotted_name", "aliased_import", "import_from_statement"})
-_BRACKETS = frozenset({"argument_list", "list", "tuple", "dictionary", "set", "subscript", "parenthesized_expression",
-                       "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"})
-
-
-def _names_nothing(node: Any, parent: Any) -> bool:
-    """A definition's, parameter's or keyword argument's own name, or a name in an import: not a use."""
-    return (parent.type in _NAMING and parent.child_by_field_name("name") == node) or parent.type in _BINDING
-
-
-def _in_wrapper_call(parent: Any) -> bool:
-    """Whether the innermost brackets around a name are the arguments of staticmethod/classmethod/property/…."""
-    while parent is not None and parent.type not in _BRACKETS:
-        parent = parent.parent
-    if parent is None or parent.type != "argument_list" or parent.parent.type != "call":
-        return False
-    func = parent.parent.child_by_field_name("function")
-    callee = func.child_by_field_name("attribute") if func.type == "attribute" else func
-    return callee is not None and callee.text.decode("utf-8", errors="replace") in _WRAPPERS
-
-
-def _identifiers(root: Any) -> list[Any]:
-    return _query().captures(root).get("name", [])
-
-
-@functools.cache
-def _parser() -> Any:
-    import tree_sitter_python
-    from tree_sitter import Language, Parser
-
-    return Parser(Language(tree_sitter_python.language()))
-
-
-def _query() -> Any:
-    from tree_sitter import QueryCursor
-
-    return QueryCursor(_identifier_query())
-
-
-@functools.cache
-def _identifier_query() -> Any:
-    import tree_sitter_python
-    from tree_sitter import Language, Query
-
-    return Query(Language(tree_sitter_python.language()), "(identifier) @name")
 
 
 def _named_again(text: str, by_name: dict[str, list[Candidate]]) -> set[str]:

@@ -35,6 +35,7 @@ from kg.retrieve.search import Retrieval, retrieve
 from kg.source_files import read_source
 from kg.store import Store
 from kg.tokens import Tokenizer
+from kg.unfinished import unfinished_notes
 
 MAX_CODE_LINES = 60  # lines of one symbol's source; a longer body is cut with a note
 CODE_SYMBOLS = 6  # symbols whose source is shown
@@ -96,7 +97,8 @@ def build(store: Store, repo: str, text: str, task_type: str = "modify", *, budg
     key = task or task_key(text)
     room, alerts = _room(store, limits, key, budget)
     found = retrieve(store, repo, text, **retrieve_options)
-    context = TaskContext(repo, task_type, room, found, alerts=alerts, notes=ranking_notes(found))
+    context = TaskContext(repo, task_type, room, found, alerts=alerts,
+                          notes=unfinished_notes(store, repo) + ranking_notes(found))
     strategy = orchestrator.strategy(task_type)
     _fit(store, context, strategy, orchestrator, tok)
     if record:

@@ -62,6 +62,20 @@ def test_a_repository_written_by_other_parsing_code_is_rewritten_once(store: Sto
     assert Ingestor(store, TINYSHOP, repo="shop").run().written == 0
 
 
+def test_a_write_that_lost_only_its_last_step_is_marked_complete_by_the_next_run(store: Store) -> None:
+    """A bulk write marks its repository until its last step; a run that died after marking every file (nothing
+    left to redo) leaves only the mark, which the next run clears without rewriting anything. A small ingest (one
+    transaction, never half written) never marks it."""
+    from kg.unfinished import unfinished_note
+
+    Ingestor(store, TINYSHOP, repo="shop").run()
+    assert unfinished_note(store, "shop") is None
+    store.write("ingest/repo_writing_put", repo="shop")  # what a bulk write that died at its last step leaves
+    assert unfinished_note(store, "shop") is not None
+    again = Ingestor(store, TINYSHOP, repo="shop").run()
+    assert again.written == 0 and unfinished_note(store, "shop") is None
+
+
 def test_rerun_on_an_unchanged_tree_writes_nothing(store: Store) -> None:
     Ingestor(store, TINYSHOP, repo="shop").run()
     before = snapshot(store, "shop")

@@ -36,19 +36,3 @@ def test_definitions_of_the_same_name_in_other_classes_are_not_uses() -> None:
     text = "class A:\n    def get(self):\n        pass\nclass B:\n    def get(self):\n        return get_x()\n"
     assert _named_again(text, {"get": [Candidate("get", "method", 2, 3)]}) == set()
     assert _named_again(text + "p = property(get)\n", {"get": [Candidate("get", "method", 2, 3)]}) == {"get"}
-
-
-def test_names_in_f_strings_count_and_parameters_do_not() -> None:
-    """The syntax tree sees inside f-strings (django's `f"{__name__}.{ErrorEngine.__qualname__}"` was missed by the
-    tokens, which see one string) and knows a parameter named like a function does not use it."""
-    engine, run = Candidate("Engine", "class", 1, 2), Candidate("run", "function", 3, 4)
-    text = ("class Engine:\n    pass\ndef run():\n    pass\n"
-            "def setup(run=None, *, other=1):\n    return f\"{__name__}.{Engine.__qualname__}\"\n")
-    assert used_by_name(text, [engine, run]) == {engine}
-
-
-def test_a_file_the_syntax_tree_cannot_read_falls_back_to_its_tokens() -> None:
-    """A Python 2 file (`print "x"`) has errors for tree-sitter; its tokens still show `handler` handed on."""
-    handler = Candidate("handler", "function", 1, 2)
-    text = "def handler():\n    print 'x'\ntable = [handler]\n"
-    assert used_by_name(text, [handler]) == {handler}

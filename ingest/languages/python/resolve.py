@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import builtins
 import copy
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from kg.ingest.facts import RESOLUTIONS, ParsedFile
@@ -265,6 +266,7 @@ class Index:
         self._class_members: Tally | None = None  # see `_members`
         self.module_attrs: dict[tuple[str, str], Resolved] = {}
         self.mros: dict[str, list[str]] = {}
+        self.mro_positions: dict[str, dict[str, int]] = {}  # class → where each class stands in its memoised MRO
         self.members: dict[tuple[str, str, str], tuple[str | None, Resolved]] = {}
         self.results: dict[tuple[str, str], Resolved] = {}  # (function, kind) → return / yield values
         self.definitions: dict[tuple[str, int], Resolved] = {}
@@ -1314,9 +1316,15 @@ class Resolver:
     def super_member(self, cls: str, after: str, attr: str, depth: int) -> Resolved:
         """`attr` as `super()` in class `after` finds it for an object of class `cls` (a subclass of `after`)."""
         mro = self.mro(cls, depth)
-        if after not in mro:
+        positions = self.index.mro_positions.get(cls)
+        if positions is None:  # where each class first stands (as list.index), kept with a memoised MRO
+            positions = {c: i for i, c in reversed(list(enumerate(mro)))}
+            if self.index.mros.get(cls) is mro:
+                self.index.mro_positions[cls] = positions
+        if after not in positions:
             return []
-        for owner in mro[mro.index(after) + 1:]:
+        for k in range(positions[after] + 1, len(mro)):
+            owner = mro[k]
             if owner.startswith("<"):
                 if attr in _OBJECT_ATTRS or owner.startswith("<builtin>"):
                     return []
@@ -1398,18 +1406,28 @@ class Resolver:
 
 
 def _c3(head: list[str], sequences: list[list[str]]) -> list[str] | None:
+    """C3 linearization of `head` followed by the merge of `sequences` (None when they admit none). Each sequence
+    is walked with a cursor and a count says how often a name stands behind a cursor, so a step costs the number
+    of sequences, not their length: a class at the end of a 1,000-long chain merges in linear time."""
     result = list(head)
-    seqs = [list(s) for s in sequences if s]
-    while seqs:
-        for seq in seqs:
-            candidate = seq[0]
-            if not any(candidate in s[1:] for s in seqs):
+    seqs = [s for s in sequences if s]
+    at = [0] * len(seqs)
+    behind = Counter(x for s in seqs for x in s[1:])
+    live = list(range(len(seqs)))
+    while live:
+        for i in live:
+            candidate = seqs[i][at[i]]
+            if not behind[candidate]:
                 break
         else:
             return None
         result.append(candidate)
-        seqs = [[x for x in s if x != candidate] for s in seqs]
-        seqs = [s for s in seqs if s]
+        for i in live:
+            if seqs[i][at[i]] == candidate:
+                at[i] += 1
+                if at[i] < len(seqs[i]):
+                    behind[seqs[i][at[i]]] -= 1
+        live = [i for i in live if at[i] < len(seqs[i])]
     return result
 
 
