@@ -173,6 +173,17 @@ def report(items: list[dict[str, Any]]) -> dict[str, Any]:
     return figures
 
 
+def print_ranks(items: list[dict[str, Any]]) -> None:
+    """Where a file the fix touched ranks, per report: each signal alone and the default fusion (— for absent). The
+    misses are read from here: which signal found the file, and which put something else above it."""
+    default = fused(items, Weights())
+    print(f"{'report':28s} " + " ".join(f"{s:>8s}" for s in SIGNALS) + "    fused")
+    for i in items:
+        ranks = [_rank(alone([i], s)[i["id"]], i["gold"]) for s in SIGNALS]
+        print(f"{i['id']:28s} " + " ".join(f"{r or '—':>8}" for r in ranks)
+              + f" {_rank(default[i['id']], i['gold']) or '—':>8}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -180,11 +191,15 @@ def main() -> None:
     parser.add_argument("--record", type=Path, help="Save the per-signal rankings to this JSON file.")
     parser.add_argument("--from", dest="source", type=Path, help="Use rankings saved by --record (no graph).")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--ranks", action="store_true",
+                        help="Also print, per report, the rank of a fixed file in each signal and in the fusion.")
     args = parser.parse_args()
     items = json.loads(args.source.read_text()) if args.source else record(args.data, args.work)
     if args.record:
         args.record.write_text(json.dumps(items))
     figures = report(items)
+    if args.ranks:
+        print_ranks(items)
     if args.json:
         print(json.dumps(figures, indent=2))
         return
