@@ -310,8 +310,10 @@ def test_the_report_says_where_the_time_went(store: Store, tmp_path: Path) -> No
     for i in range(SMALL_CHANGE):
         (many / f"m{i}.py").write_text(f"def f{i}():\n    return {i}\n")
     big = Ingestor(store, many, repo="timed-many", cache_dir=tmp_path / "cache-many").run()
-    assert big.files == SMALL_CHANGE and big.writes["ingest/symbols_put"]["rows"] == SMALL_CHANGE
+    assert big.files == SMALL_CHANGE and big.writes["ingest/symbols_create"]["rows"] == SMALL_CHANGE
     assert not {"ingest/files_clear", "ingest/symbols_prune", "ingest/defines_clear"} & set(big.writes)
+    assert not {name for name in big.writes if name.endswith("_put") and name.split("/")[1].startswith(
+        ("modules", "symbols", "defines", "edges"))}  # CREATE, not MERGE: nothing of the repository to match
 
     path = next(p for p in sorted(work.rglob("*.py")) if "def " in p.read_text())
     path.write_text(path.read_text() + "\n\ndef timed_probe():\n    return 1\n")
