@@ -109,7 +109,7 @@ class GraphWriter:
             sink.write("ingest/defines_create", list({_defines_key(r): r for r in defines}.values()))
             return
         sink.write("ingest/modules_put", modules, repo=repo)
-        sink.write("ingest/symbols_put", list(symbols), repo=repo)
+        sink.write("ingest/symbols_put", _fold_symbols(symbols), repo=repo)
         sink.write("ingest/symbols_prune",
                    [{"path": f.path, "keys": [self._key(s.qname) for s in f.symbols]} for f in files], repo=repo)
         sink.write("ingest/defines_clear", [{"path": f.path} for f in files], repo=repo)
@@ -229,17 +229,22 @@ def _external_name(e: Edge) -> str:
 
 
 def _fold_symbols(rows: Iterable[dict]) -> list[dict]:
-    """symbols_put's rows as symbols_create takes them: one per key, with the last row's properties and the labels
-    symbols_put's MERGE leaves after all of them (a change of kind drops the kind labels and Test; else they add
-    up)."""
+    """One row per symbol key, as if the rows sharing a key (a name two files of one module define) were written one
+    after the other: the last row's properties, and the labels left by "a change of kind drops the kind labels and
+    Test, else they add up" (`labels`). A MERGE of several rows with one key in one statement does not see them one
+    after the other (its label removal reads the kind before any row's SET), so symbols_put too takes folded rows:
+    `first_kind` and `reset` (the kind changed between the rows) say whether the labels a node had are dropped."""
     folded: dict[str, dict] = {}
     for row in rows:
         before = folded.get(row["key"])
-        labels = set(before["labels"]) if before is not None and before["kind"] == row["kind"] else set()
+        same = before is not None and before["kind"] == row["kind"]
+        labels = set(before["labels"]) if same else set()
         labels.add(row.pop("label"))
         if row.pop("test"):
             labels.add("Test")
-        folded[row["key"]] = {**row, "labels": sorted(labels)}
+        folded[row["key"]] = {**row, "labels": sorted(labels),
+                              "first_kind": row["kind"] if before is None else before["first_kind"],
+                              "reset": before is not None and (before["reset"] or not same)}
     return list(folded.values())
 
 
