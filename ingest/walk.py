@@ -35,6 +35,7 @@ import re2
 from kg.ingest.documents import document_kind
 
 from kg.errors import InputError
+from kg.source_files import content_hash  # noqa: F401 — re-exported: ingest keys parses and files by it
 
 FileKind = Literal["code", "document"]
 
@@ -439,11 +440,6 @@ def settled(info: os.stat_result, read_at_ns: int) -> bool:
     """Whether a stat taken before reading the file at `read_at_ns` (time.time_ns()) can vouch for the bytes read
     (see RACY_NS)."""
     return max(info.st_mtime_ns, info.st_ctime_ns) < read_at_ns - RACY_NS
-
-
-def content_hash(data: bytes) -> str:
-    """Stable content key for caches: blake2b, 16-byte digest, hex."""
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def span_hash(lines: list[str], start_line: int, end_line: int) -> str:

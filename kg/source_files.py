@@ -7,6 +7,7 @@ so it must refuse them too: a FIFO would hang the command, a link to `/dev/zero`
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from pathlib import Path
@@ -17,6 +18,12 @@ MAX_SOURCE_BYTES = 2_000_000  # ingest's default limit for a code file (kg.inges
 def read_source(root: Path, path: str) -> str | None:
     """The text of `root/path` when it is a regular file inside `root`, reached through no link, of at most
     MAX_SOURCE_BYTES; else None (the caller treats it as a file it cannot read)."""
+    data = read_source_bytes(root, path)
+    return None if data is None else data.decode("utf-8", errors="replace")
+
+
+def read_source_bytes(root: Path, path: str) -> bytes | None:
+    """The bytes of `root/path` under the same rules as `read_source`."""
     full = root / path
     try:
         if os.path.realpath(full) != os.path.join(os.path.realpath(root), os.path.normpath(path)):
@@ -28,7 +35,13 @@ def read_source(root: Path, path: str) -> str | None:
         info = os.fstat(f.fileno())
         if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SOURCE_BYTES:
             return None
-        return f.read(MAX_SOURCE_BYTES + 1)[:MAX_SOURCE_BYTES].decode("utf-8", errors="replace")
+        return f.read(MAX_SOURCE_BYTES + 1)[:MAX_SOURCE_BYTES]
+
+
+def content_hash(data: bytes) -> str:
+    """The content key ingest stores on every file it wrote (`Module.hash`) and caches parses by: blake2b, 16-byte
+    digest, hex. A query compares it with a file's bytes now to tell whether the graph is behind the file."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 MAX_CONFIG_BYTES = 1_000_000  # a project's own settings file (.agent/*.yaml): far above any real one

@@ -15,6 +15,7 @@ from kg.errors import InputError, shorten
 from kg.navigate import names, reach, value_uses
 from kg.navigate.catalog import describe
 from kg.navigate.evidence import EVIDENCE, combine
+from kg.navigate.name_dispatch import mark_dispatched
 from kg.navigate.targets import Target, elsewhere_notes, pick_repo, repo_here, resolve, resolve_all
 from kg.source_files import read_source
 
@@ -231,6 +232,7 @@ def dead_code(store: Store, repo: str | None = None, include_maybe: bool = False
     rows = settle_properties(store, name, store.read("dead_code", repo=name,
                                                      limit=FETCH_CAP if limit is not None else ALL))
     rows = drop_used_by_name(store, name, rows)
+    rows = mark_dispatched(store, name, _repo_root(store, name), rows)
     rows.sort(key=lambda r: (_STATUS_ORDER[r["status"]], r["path"], r["line"]))
     shown = {"dead"} | ({"public"} if include_public else set()) | ({"maybe"} if include_maybe else set())
     kept = [r for r in rows if r["status"] in shown]

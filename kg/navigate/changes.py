@@ -17,11 +17,14 @@ from kg.git import commit, git
 from kg.navigate.answers import Answer, impact_of, tests_for_targets
 from kg.navigate.evidence import pytest_ids
 from kg.navigate.targets import Target, repo_at
+from kg.source_files import content_hash, read_source_bytes
 
 if TYPE_CHECKING:
     from kg.store import Store  # the driver is imported only where a Store is made (kg.graph)
 
 _HUNK = re.compile(r"^@@ -(?P<old_start>\d+)(?:,(?P<old_count>\d+))? \+(?P<start>\d+)(?:,(?P<count>\d+))? @@")
+_LINE_COMMENTS = {".py": "#", ".pyi": "#", ".js": "//", ".jsx": "//", ".mjs": "//", ".cjs": "//", ".ts": "//",
+                  ".tsx": "//", ".go": "//"}
 _ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
 
 
@@ -60,20 +63,38 @@ def parse_diff(text: str) -> list[FileChange]:
         elif m := _HUNK.match(line):
             old_left = int(m["old_count"]) if m["old_count"] is not None else 1
             new_left = int(m["count"]) if m["count"] is not None else 1
-            if current is not None and not current.deleted:
-                start = int(m["start"])
-                if new_left:
-                    current.lines.update(range(start, start + new_left))
-                else:  # lines removed after new line `start`: the code on both sides of the cut changed
-                    current.lines.update({max(start, 1), start + 1})
+            start = int(m["start"])
+            line_no, added, removed_code = start, [], False
             while (old_left > 0 or new_left > 0) and i < len(lines):
                 body = lines[i]
                 i += 1
                 if body.startswith("\\"):  # "\ No newline at end of file"
                     continue
+                if body[:1] == "+":
+                    added.append((line_no, body[1:]))
+                    line_no += 1
+                elif body[:1] == "-":
+                    removed_code = removed_code or _is_code(body[1:], current.path if current else "")
                 old_left -= body[:1] != "+"
                 new_left -= body[:1] != "-"
+            if current is None or current.deleted:
+                continue
+            code = [n for n, text in added if _is_code(text, current.path)]
+            current.lines.update(code)
+            if removed_code and not code:  # code removed (or blanked) here: the code on both sides of the cut
+                current.lines.update({max(start, 1), start + 1} if not added else {n for n, _ in added})
     return files
+
+
+def _is_code(text: str, path: str) -> bool:
+    """Whether a changed line can change what the code does: not blank, not a whole-line comment. Blank lines
+    between definitions belong to the module, and counting them made "a function was added" read as "the module
+    changed": every importer impacted, every test of them to run."""
+    stripped = text.strip()
+    if not stripped:
+        return False
+    marker = _LINE_COMMENTS.get(Path(path).suffix)
+    return not (marker and stripped.startswith(marker))
 
 
 def _header_path(raw: str, prefix: str) -> str | None:
@@ -146,13 +167,24 @@ class ChangeReport:
     deleted_files: list[str]
     impact: Answer
     tests: Answer
+    behind: list[str] = field(default_factory=list)  # changed files the graph holds an older copy of (or none)
+
+    def warning(self) -> str | None:
+        """One line when the graph is behind the diff: its line numbers then point into the graph's older copy."""
+        if not self.behind:
+            return None
+        shown = ", ".join(self.behind[:3]) + (f" and {len(self.behind) - 3} more" if len(self.behind) > 3 else "")
+        return (f"{len(self.behind)} changed file(s) differ from the graph ({shown}): the lines below are matched "
+                f"against the graph's older copy; run `kg ingest {self.root}` first (or keep `kg ingest --watch` "
+                "running)")
 
     def pytest_args(self) -> list[str]:
         return pytest_ids(self.tests.rows)
 
     def to_dict(self) -> dict[str, Any]:
         return {"repo": self.repo, "root": str(self.root), "changed": self.changed,
-                "deleted_files": self.deleted_files, "impact": self.impact.to_dict(), "tests": self.tests.to_dict()}
+                "deleted_files": self.deleted_files, "behind": self.behind, "warning": self.warning(),
+                "impact": self.impact.to_dict(), "tests": self.tests.to_dict()}
 
 
 def changes(store: Store, path: Path | None = None, repo: str | None = None, since: str | None = None,
@@ -165,7 +197,22 @@ def changes(store: Store, path: Path | None = None, repo: str | None = None, sin
     changed, deleted = changed_symbols(store, name, files)
     targets = [Target(name, r["qname"], r["kind"], r["path"], r["start_line"]) for r in changed]
     return ChangeReport(name, root, changed, deleted, impact_of(store, targets, depth, 0.0, limit),
-                        tests_for_targets(store, targets, test_depth, limit, evidence))
+                        tests_for_targets(store, targets, test_depth, limit, evidence),
+                        files_behind(store, name, root, files))
+
+
+def files_behind(store: Store, name: str, root: Path, files: list[FileChange]) -> list[str]:
+    """The changed files whose bytes now differ from what the graph last stored of them, and new files of a kind
+    the repository's modules have that were never ingested: their changed lines cannot be matched to symbols."""
+    rows = [{"path": f.path, "suffix": Path(f.path).suffix} for f in files if not f.deleted and f.lines]
+    behind = []
+    for row in store.read("files_behind", repo=name, rows=rows) if rows else []:
+        data = read_source_bytes(root, row["path"])
+        if data is None:
+            continue
+        if (row["known"] and row["hash"] != content_hash(data)) or row["parseable"]:
+            behind.append(row["path"])
+    return sorted(behind)
 
 
 def changed_symbols(store: Store, name: str, files: list[FileChange]) -> tuple[list[dict[str, Any]], list[str]]:

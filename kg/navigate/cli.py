@@ -16,7 +16,7 @@ from kg.navigate import answers
 from kg.navigate.catalog import catalog
 from kg.navigate.evidence import EVIDENCE, pytest_ids
 from kg.navigate.render import table
-from kg.render import echo
+from kg.render import clean, echo
 
 repo_option = click.option("--repo", help="Repository to look in when several are ingested.")
 
@@ -265,6 +265,8 @@ def changes(ctx: Context, path: Path | None, since: str | None, staged: bool, re
                             cut(limit, 200, as_json or as_pytest), evidence=evidence)
     if as_json:
         return emit_json(report.to_dict())
+    if report.warning():  # on stderr: `--pytest` output stays one test id per line
+        click.echo(clean(f"warning: {report.warning()}"), err=True)
     if as_pytest:
         if report.pytest_args():
             echo("\n".join(report.pytest_args()))

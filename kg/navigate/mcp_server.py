@@ -239,6 +239,7 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
             report = diff_changes(s, Path(path) if path else None, repo, since, staged, limit=limit,
                                   evidence=evidence)
             head = [f"changed in {report.repo}: {len(report.changed)} symbols"]
+            head += [f"warning: {report.warning()}"] if report.warning() else []
             head += [f"{r['qname']}\t{r['kind']}\t{r['path']}:{r['lines']}" for r in report.changed[:limit]]
             return "\n\n".join(["\n".join(head), compact(report.impact), compact(report.tests)])
         return graph.ask(answer)

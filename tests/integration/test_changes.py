@@ -141,3 +141,51 @@ def test_git_diff_of_non_ascii_paths_and_plus_lines_end_to_end(tmp_path: Path) -
     (root / "plain.py").write_text("-- a\n")
     files = parse_diff(git_diff(root))
     assert [(f.path, sorted(f.lines)) for f in files] == [("café.py", [2, 3]), ("plain.py", [1])]
+
+
+def _small_repo(root: Path) -> None:
+    root.mkdir()
+    git(root, "init", "-q")
+    (root / "pkg").mkdir()
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "helpers.py").write_text("import os\n\n\ndef join(a, b):\n    return os.path.join(a, b)\n")
+    git(root, "add", "-A")
+    git(root, "-c", "user.name=kg", "-c", "user.email=kg@example.invalid", "commit", "-q", "-m", "one")
+
+
+def test_a_new_function_after_blank_lines_does_not_change_its_module(store: Store, tmp_path: Path) -> None:
+    """newuser3 #7: the two blank lines before an added function made the module "changed", so every importer was
+    impacted. Blank and comment-only lines touch nothing; a removed line of code still touches its place."""
+    root = tmp_path / "r"
+    _small_repo(root)
+    helpers = root / "pkg" / "helpers.py"
+    helpers.write_text(helpers.read_text() + "\n\n# a helper\ndef split(p):\n    return os.path.split(p)\n")
+    Ingestor(store, root, repo="chblank").run()
+    report = changes(store, root)
+    assert [c["qname"] for c in report.changed] == ["pkg.helpers.split"]
+    assert report.behind == [] and report.warning() is None
+
+    git(root, "-c", "user.name=kg", "-c", "user.email=kg@example.invalid", "commit", "-qam", "two")
+    helpers.write_text(helpers.read_text().replace("import os\n", ""))  # module-level code removed
+    Ingestor(store, root, repo="chblank").run()
+    assert "pkg.helpers" in [c["qname"] for c in changes(store, root).changed]
+
+
+def test_changes_says_when_the_graph_is_behind_the_diff(store: Store, tmp_path: Path) -> None:
+    """newuser3 #6: a diff matched against a graph that holds an older copy of the file named the wrong symbol
+    silently; now the report names the files the graph is behind on (and a new file never ingested)."""
+    root = tmp_path / "r"
+    _small_repo(root)
+    Ingestor(store, root, repo="chbehind").run()
+    helpers = root / "pkg" / "helpers.py"
+    helpers.write_text("def first():\n    return 1\n\n\n" + helpers.read_text())  # not re-ingested
+    (root / "pkg" / "fresh.py").write_text("def new():\n    return 2\n")
+    git(root, "add", "-N", "pkg/fresh.py")
+    report = changes(store, root)
+    assert report.behind == ["pkg/fresh.py", "pkg/helpers.py"]
+    assert "run `kg ingest" in report.warning() and report.to_dict()["behind"] == report.behind
+
+    Ingestor(store, root, repo="chbehind").run()
+    report = changes(store, root)
+    assert report.behind == [] and report.warning() is None
+    assert [c["qname"] for c in report.changed] == ["pkg.fresh.new", "pkg.helpers.first"]

@@ -131,3 +131,59 @@ def test_a_method_counts_only_as_the_argument_of_a_wrapper() -> None:
     assert used_by_name(text, [method]) == {method}
     assert used_by_name(text.replace("p = property(get)\n", ""), [method]) == set()
     assert used_by_name("def f(:\n  '''", [Candidate("f", "function", 1, 1)]) == set()  # does not tokenize
+
+
+DISPATCH = '''\
+class _BaseView:
+    def dispatch(self, method, request):
+        handler = getattr(
+            self, method.lower(), self._not_allowed
+        )
+        return handler(request)
+
+    def _not_allowed(self, request):
+        return 405
+
+
+class _Formatter:
+    def format(self, pieces):
+        return [str(getattr(self, piece)()) for piece in pieces]
+
+
+class _Model:
+    def _pk(self, meta):
+        return getattr(self, meta.attname)  # a value read, not a call
+
+    def _literal(self):
+        return getattr(self, "_named")()
+
+
+class _ItemView(_BaseView):
+    def _get(self, request):
+        return 200
+
+
+class _DateFormat(_Formatter):
+    def _Y(self):
+        return 2026
+
+
+class _Person(_Model):
+    def _rename(self):
+        return 1
+'''
+
+
+def test_methods_a_base_class_calls_by_a_computed_name_are_maybe(store: Store, tmp_path: Path) -> None:
+    """newuser3 #14: `handler = getattr(self, request.method.lower())` in a view base class runs the subclass's `get`
+    (django's View.dispatch, flask's MethodView): those were "dead" at 0.90. A getattr whose value is only read
+    (`getattr(self, meta.pk.attname)`, django's Model) leaves its subclasses' unused methods dead."""
+    (tmp_path / "disp" / "pkg").mkdir(parents=True)
+    (tmp_path / "disp" / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "disp" / "pkg" / "views.py").write_text(DISPATCH)
+    Ingestor(store, tmp_path / "disp", repo="disp").run()
+    answer = answers.dead_code(store, "disp", include_maybe=True, include_public=True, limit=None)
+    status = {r["symbol"].removeprefix("pkg.views."): (r["status"], r["why"]) for r in answer.rows}
+    assert status["_ItemView._get"][0] == "maybe" and "pkg/views.py:3" in status["_ItemView._get"][1]
+    assert status["_DateFormat._Y"][0] == "maybe" and "pkg/views.py:14" in status["_DateFormat._Y"][1]
+    assert status["_Person._rename"][0] == "dead"
