@@ -26,7 +26,7 @@ from rich.table import Table
 from kg.cli import Context, emit_json, err, json_option, out, pass_context
 from kg.errors import InputError, KgError
 from kg.navigate.targets import repo_here
-from kg.render import echo, progress_bar
+from kg.render import echo, inline, progress_bar
 from kg.retrieve.config import TASK_TYPES, load_budget, load_orchestrator
 from kg.retrieve.context import build as build_context
 from kg.retrieve.context import ranking_notes, require_task
@@ -359,7 +359,7 @@ def _task_context(ctx: Context, text: str, task_type: str, budget: int | None, r
             for note in ranking_notes(found):
                 err.print(f"[yellow]note:[/] {note}", highlight=False)
             for path in found.paths():
-                echo(path)
+                echo(inline(path))
             return
         result = build_context(store, repo, text, task_type, budget=budget, orchestrator=orchestrator, limits=limits,
                                tokenizer=Tokenizer(encoding_for(model)), signals=signals or DEFAULT_SIGNALS)
@@ -371,7 +371,7 @@ def _task_context(ctx: Context, text: str, task_type: str, budget: int | None, r
         err.print(f"[bold yellow]budget:[/] {alert}", highlight=False)
     if files_only:
         for f in result.files:
-            echo(f.path)
+            echo(inline(f.path))
         return
     echo(result.text())
     steps = ", ".join(result.degradation) or "none"

@@ -500,32 +500,93 @@ def forget(repo: str) -> float:
 
 
 # GitNexus ────────────────────────────────────────────────────────────────────────────────────────────────────────
+# bench/package.json pins GitNexus and the Node it runs on (its `node` package carries a Node 22 binary from the npm
+# registry: GitNexus 1.6.12 requires Node ^22.18, the system's may be older). Both install into bench/node_modules.
+
+NODE_MODULES = BENCH / "node_modules"
 
 
-def gitnexus_bin() -> Path:
-    return BENCH / "node_modules" / ".bin" / "gitnexus"
+def pinned_packages(bench: Path = BENCH) -> dict[str, str]:
+    """The exact versions bench/package.json pins, by package name."""
+    return json.loads((bench / "package.json").read_text())["dependencies"]
+
+
+def installed_version(name: str, bench: Path = BENCH) -> str | None:
+    meta = bench / "node_modules" / name / "package.json"
+    return json.loads(meta.read_text()).get("version") if meta.exists() else None
+
+
+def install_mismatches(bench: Path = BENCH) -> list[str]:
+    """What `npm install --prefix bench` has to fix: pinned packages missing or at another version
+    ("gitnexus 1.6.12 (have 1.6.3)"), and the Node binary that the `node` package's install script puts in place."""
+    out = []
+    for name, want in pinned_packages(bench).items():
+        have = installed_version(name, bench)
+        if have != want:
+            out.append(f"{name} {want} (have {have or 'none'})")
+    if "node" in pinned_packages(bench) and not node_bin(bench).exists():
+        out.append(f"{node_bin(bench).relative_to(bench)} missing (the node package's install script did not run)")
+    return out
+
+
+def node_bin(bench: Path = BENCH) -> Path:
+    return bench / "node_modules" / "node" / "bin" / "node"
+
+
+def gitnexus_script(bench: Path = BENCH) -> Path:
+    """GitNexus' CLI entry point, as its package.json names it (what `npx gitnexus` would run)."""
+    meta = json.loads((bench / "node_modules" / "gitnexus" / "package.json").read_text())
+    entry = meta["bin"] if isinstance(meta["bin"], str) else meta["bin"]["gitnexus"]
+    return bench / "node_modules" / "gitnexus" / entry
+
+
+# `gitnexus analyze --help` of 1.6.12: --index-only skips writing AGENTS.md/CLAUDE.md and skill files into the
+# tree; embeddings are off by default. (1.6.3 had no --index-only; it ran with --skip-agents-md.)
+GITNEXUS_ARGS = ("analyze", "{path}", "--index-only")
+
+
+def gitnexus_command(tree: Path | str, extra_args: list[str], bench: Path = BENCH) -> list[str]:
+    """GitNexus' run: the pinned Node on GitNexus' own script, no npx or npm in between (they would add their own
+    start-up time and ~100 MB to what is measured)."""
+    return [str(node_bin(bench)), str(gitnexus_script(bench)),
+            *[a.format(path=tree) for a in GITNEXUS_ARGS], *extra_args]
+
+
+def gitnexus_env(home: Path, bench: Path = BENCH) -> dict[str, str]:
+    """GitNexus' environment: the pinned Node first on PATH (anything it starts by name gets the same Node; it
+    re-spawns itself with process.execPath for a larger heap), and HOME in the temporary folder so its registry
+    (~/.gitnexus) stays out of the real home."""
+    return {**os.environ, "PATH": f"{node_bin(bench).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+            "HOME": str(home), "NO_COLOR": "1", "CI": "1"}
 
 
 def gitnexus_install() -> dict[str, Any]:
-    """Install GitNexus into bench/node_modules once (the version pinned in bench/package.json when it exists)."""
+    """Install GitNexus and its Node into bench/node_modules when they are not there at the pinned versions."""
     info: dict[str, Any] = {}
-    if not gitnexus_bin().exists():
-        args = ["npm", "install", "--prefix", str(BENCH), "--no-audit", "--no-fund"]
-        if not (BENCH / "package.json").exists():
-            args.append("gitnexus")
-        log("installing GitNexus: " + " ".join(args))
+    missing = install_mismatches()
+    if missing:
+        args = ["npm", "install", "--prefix", str(BENCH), "--no-audit", "--no-fund", "--no-package-lock"]
+        log(f"installing GitNexus and Node ({'; '.join(missing)}): {' '.join(args)} (a few minutes, ~1.3 GB)")
         env = {**os.environ, "ONNXRUNTIME_NODE_INSTALL": "skip"}  # its install script fetches from outside npm
-        done = subprocess.run(args, cwd=BENCH, capture_output=True, text=True, timeout=900, env=env)
-        if done.returncode != 0 or not gitnexus_bin().exists():
+        began = time.perf_counter()
+        done = subprocess.run(args, cwd=BENCH, capture_output=True, text=True, timeout=1800, env=env)
+        info["install_s"] = round(time.perf_counter() - began, 1)
+        missing = install_mismatches()
+        if done.returncode != 0 or missing:
             tail = (done.stderr or done.stdout).strip().splitlines()[-15:]
-            info["error"] = f"`{' '.join(args)}` failed (exit {done.returncode}):\n" + "\n".join(tail)
+            info["error"] = (f"`{' '.join(args)}` failed (exit {done.returncode}; {'; '.join(missing)}):\n"
+                             + "\n".join(tail))
             return info
-    package = BENCH / "node_modules" / "gitnexus" / "package.json"
-    meta = json.loads(package.read_text())
-    info["version"] = meta.get("version")
+    info["version"] = installed_version("gitnexus")
+    meta = json.loads((NODE_MODULES / "gitnexus" / "package.json").read_text())
     info["engines"] = meta.get("engines")
-    node = subprocess.run(["node", "--version"], capture_output=True, text=True)
-    info["node"] = node.stdout.strip()
+    node = subprocess.run([str(node_bin()), "--version"], capture_output=True, text=True)
+    info["node"] = node.stdout.strip() or f"{node_bin()} failed: {node.stderr.strip()[:200]}"
+    info["node_path"] = str(node_bin().relative_to(REPO_ROOT))
+    info["command"] = " ".join(str(Path(a).relative_to(REPO_ROOT)) if a.startswith(str(REPO_ROOT)) else a
+                               for a in gitnexus_command("DIR", []))
+    # the native parts that crashed before: their versions go with any failure GitNexus shows
+    info["native"] = {name: installed_version(name) for name in ("@ladybugdb/core", "tree-sitter")}
     return info
 
 
@@ -537,40 +598,92 @@ def git_snapshot(tree: Path) -> None:
         subprocess.run(["git", *args], cwd=tree, env=env, check=True, capture_output=True)
 
 
-# `gitnexus analyze --help` of 1.6.3: embeddings are off by default (there is no --index-only in this version);
-# --skip-agents-md keeps it from writing AGENTS.md/CLAUDE.md into the tree.
-GITNEXUS_ARGS = ("analyze", "{path}", "--skip-agents-md")
+def gitnexus_warm_up(work: Path) -> float:
+    """One untimed `gitnexus analyze` of a one-file repository, so that the measured runs find GitNexus' own caches
+    as a user's second run does: Node's compile cache and GitNexus' hashes of its own installation (its "analyzer
+    identity"), both under the temporary directory (/tmp/gitnexus-analyzer-identity-<uid>, keyed by the install's
+    path). Cold, they cost a first run ~4 CPU-seconds more. kg's runs likewise find Python's bytecode compiled."""
+    tree = work / "gitnexus-warm-up"
+    tree.mkdir(parents=True, exist_ok=True)
+    (tree / "warm.py").write_text("def warm():\n    return 1\n")
+    git_snapshot(tree)
+    (work / "home").mkdir(exist_ok=True)
+    began = time.perf_counter()
+    subprocess.run(gitnexus_command(tree, []), cwd=BENCH, env=gitnexus_env(work / "home"), capture_output=True,
+                   timeout=600)
+    shutil.rmtree(tree, ignore_errors=True)
+    return round(time.perf_counter() - began, 1)
+
+
+def parse_time_v(text: str) -> dict[str, Any]:
+    """Peak RSS, wall time and a killing signal from `/usr/bin/time -v`'s report."""
+    out: dict[str, Any] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        key, _, value = line.rpartition(": ")
+        if key == "Maximum resident set size (kbytes)":
+            out["time_maxrss_kb"] = int(value)
+        elif key.startswith("Elapsed (wall clock) time"):
+            parts = [float(x) for x in value.split(":")]
+            out["time_wall_s"] = sum(x * 60 ** i for i, x in enumerate(reversed(parts)))
+        elif line.startswith("Command terminated by signal"):
+            out["signal"] = int(line.rsplit(" ", 1)[1])
+    return out
+
+
+# What GitNexus' log says went wrong, by the failures seen before (worker pool timeouts with the fallback to one
+# thread, native crashes); counted so that a run's figures come with them.
+GITNEXUS_TROUBLE = {
+    "worker timeouts": re.compile(r"timed out after \d+s", re.I),
+    "sequential fallback": re.compile(r"falling back to sequential", re.I),
+    "native crash": re.compile(r"Segmentation fault|SIGSEGV|SIGABRT|SIGBUS|core dumped|libc\+\+abi|Napi::Error"
+                               r"|FATAL ERROR|double free", re.I),
+    "out of memory": re.compile(r"heap out of memory|JavaScript heap|likely OOM", re.I),
+    "scope extraction failed": re.compile(r"scope extraction failed", re.I),
+}
+
+
+def gitnexus_log_facts(text: str) -> dict[str, Any]:
+    """Figures and trouble read from GitNexus' output: its node/edge counts and own seconds, its JSON log lines
+    by level (pino: 40 warn, 50 error, 60 fatal), and the lines matching each kind of known trouble (count and
+    the first one)."""
+    out: dict[str, Any] = {}
+    summary = re.search(r"([\d,]+) nodes \| ([\d,]+) edges", text)
+    if summary:
+        out["nodes"], out["edges"] = (int(x.replace(",", "")) for x in summary.groups())
+    own = re.search(r"indexed successfully \(([\d.]+)s\)", text)
+    out["reported_s"] = float(own.group(1)) if own else None
+    out["files_failed"] = len(re.findall(r"^\S.* failed for ", text, re.M))
+    levels: dict[str, int] = {}
+    for level in re.findall(r'^\{"level":(\d+),', text, re.M):
+        levels[level] = levels.get(level, 0) + 1
+    out["log_levels"] = levels
+    trouble = {}
+    for kind, pattern in GITNEXUS_TROUBLE.items():
+        lines = [line for line in text.splitlines() if pattern.search(line)]
+        if lines:
+            trouble[kind] = {"count": len(lines), "first": lines[0].strip()[:300]}
+    out["trouble"] = trouble
+    return out
 
 
 def gitnexus_run(tree: Path, work: Path, timeout: float, extra_args: list[str]) -> dict[str, Any]:
     git_snapshot(tree)
     timings = work / "gitnexus.time"
     logs = work / "gitnexus.log"
-    home = work / "home"  # GitNexus keeps a registry of indexed repos under $HOME: keep it out of the real one
+    home = work / "home"
     home.mkdir(exist_ok=True)
-    env = {**os.environ, "HOME": str(home), "NO_COLOR": "1", "CI": "1"}
-    env["npm_config_cache"] = str(Path.home() / ".npm")
-    cmd = ["/usr/bin/time", "-v", "-o", str(timings), "npx", "--no", "gitnexus",
-           *[a.format(path=tree) for a in GITNEXUS_ARGS], *extra_args]
+    command = gitnexus_command(tree, extra_args)
+    cmd = ["/usr/bin/time", "-v", "-o", str(timings), *command]
     with logs.open("wb") as out:
-        measured = run_measured(cmd, timeout, cwd=BENCH, stdout=out, stderr=subprocess.STDOUT, env=env)
-    measured["command"] = " ".join(cmd[4:])
-    text = timings.read_text() if timings.exists() else ""
-    for line in text.splitlines():
-        key, _, value = line.strip().rpartition(": ")
-        if key == "Maximum resident set size (kbytes)":
-            measured["time_maxrss_kb"] = int(value)
-        elif key.startswith("Elapsed (wall clock) time"):
-            parts = [float(x) for x in value.split(":")]
-            measured["time_wall_s"] = sum(x * 60 ** i for i, x in enumerate(reversed(parts)))
+        measured = run_measured(cmd, timeout, cwd=BENCH, stdout=out, stderr=subprocess.STDOUT,
+                                env=gitnexus_env(home))
+    measured["command"] = " ".join(command)
+    measured.update(parse_time_v(timings.read_text() if timings.exists() else ""))
     out_text = logs.read_text(errors="replace")
-    measured["output_tail"] = "\n".join(out_text.strip().splitlines()[-12:])
-    summary = re.search(r"([\d,]+) nodes \| ([\d,]+) edges", out_text)
-    if summary:
-        measured["nodes"], measured["edges"] = (int(x.replace(",", "")) for x in summary.groups())
-    own = re.search(r"indexed successfully \(([\d.]+)s\)", out_text)
-    measured["reported_s"] = float(own.group(1)) if own else None
-    measured["files_failed"] = len(re.findall(r"^\S.* failed for ", out_text, re.M))
+    plain = [line for line in out_text.strip().splitlines() if not line.startswith('{"level":')]  # not its log
+    measured["output_tail"] = "\n".join(plain[-12:])
+    measured.update(gitnexus_log_facts(out_text))
     index = tree / ".gitnexus"
     if index.exists():
         measured["index_bytes"] = sum(p.stat().st_size for p in index.rglob("*") if p.is_file())
@@ -605,7 +718,7 @@ def render(results: dict[str, Any]) -> str:
     env = results["environment"]
     gn_info = results.get("gitnexus", {})
     out.append(f"kg ingestion benchmark — {env['when']} — {env['cpus']} CPUs, {env['memory_gb']} GB, "
-               f"Neo4j at {env['neo4j']}, GitNexus {gn_info.get('version') or '–'}"
+               f"Neo4j at {env['neo4j']}, GitNexus {gn_info.get('version') or '–'} on Node {gn_info.get('node') or '–'}"
                + (f" (its figures measured by the run of {gn_info['when']})" if gn_info.get("from") else ""))
     out.append(f"command: {env['command']}")
     out.append("")
@@ -638,7 +751,8 @@ def render(results: dict[str, Any]) -> str:
                "going out of them · parse s: parsing every code file, no resolution, no DB · ingest s: clean "
                "ingest into an empty repo (Ingestor.run, cold parse cache) · kg RSS: peak RSS of the ingesting "
                "process (fresh per corpus; Neo4j not included) · neo4j RSS: the JVM's RSS before→after · "
-               "GitNexus s/MB: wall time and peak RSS of `npx gitnexus analyze` and its whole process tree.")
+               "GitNexus s/MB: wall time and peak RSS of `gitnexus analyze` (bench/package.json's Node on its "
+               "script, no npx) and its whole process tree.")
     for name, r in results["corpora"].items():
         out.append("")
         out.append(f"── {name} {r['version']} ──")
@@ -670,12 +784,19 @@ def render(results: dict[str, Any]) -> str:
             else:
                 out.append(f"  GitNexus failed (exit {gn.get('returncode')}): `{gn.get('command')}`")
                 out.extend("    " + line for line in (gn.get("output_tail") or "").splitlines())
+            if gn.get("trouble"):
+                out.append("    GitNexus' log: " + render_trouble(gn["trouble"]))
     if results.get("gitnexus", {}).get("error"):
         out.append("")
         out.append("GitNexus could not be installed: " + results["gitnexus"]["error"])
     out.append("")
     out.extend(render_targets(results))
     return "\n".join(out)
+
+
+def render_trouble(trouble: dict[str, dict[str, Any]]) -> str:
+    """One line of the known kinds of trouble GitNexus' log shows (see GITNEXUS_TROUBLE), with the first of each."""
+    return "; ".join(f"{kind} ×{t['count']} (first: {t['first'][:160]})" for kind, t in trouble.items())
 
 
 def render_queries(queries: dict[str, dict[str, Any]], total: float, indent: str = "    ") -> list[str]:
@@ -869,14 +990,17 @@ def render_pairs(results: dict[str, Any]) -> str:
            f"{env['memory_gb']} GB, shared machine",
            f"kg {results['kg_version']}: `kg ingest DIR --repo R --json` (repo forgotten, parse cache emptied before "
            f"each run; Neo4j at {env['neo4j']})",
-           f"GitNexus {gn.get('version', '–')} on Node {gn.get('node', '–')}: `npx gitnexus "
-           + " ".join(GITNEXUS_ARGS).replace("{path}", "DIR") + "` on a fresh git-committed copy each run",
+           f"GitNexus {gn.get('version', '–')} on Node {gn.get('node', '–')} ({gn.get('node_path', '–')}, first on "
+           f"PATH): `{gn.get('command', '–')}`{''.join(' ' + a for a in results.get('gitnexus_args', []))} on a "
+           f"fresh git-committed copy each run, HOME in a temporary folder, after an untimed warm-up run "
+           f"({gn.get('warm_up_s', '–')} s); native parts "
+           + ", ".join(f"{k} {v}" for k, v in (gn.get("native") or {}).items()),
            f"command: {env['command']}", ""]
     headers = ["pair", "load kg", "kg s", "load GN", "GN s", "kg/GN time", "kg client MB", "JVM MB", "kg+JVM MB",
                "GN MB", "kg+JVM/GN mem", "kg client/GN mem"]
     for name, pairs in results["pairs"].items():
         out.append(f"{name} {results['corpora_versions'][name]}:")
-        rows, cols = [], {h: [] for h in headers[1:]}
+        rows, cols, trouble = [], {h: [] for h in headers[1:]}, []
         for i, pair in enumerate(pairs, 1):
             kg, g = pair["kg"], pair["gitnexus"]
             ok = kg["returncode"] == 0 and g["returncode"] == 0
@@ -890,11 +1014,16 @@ def render_pairs(results: dict[str, Any]) -> str:
                 values["kg client/GN mem"] = kg["tree_peak_kb"] / g["tree_peak_kb"]
             for k, v in values.items():
                 cols[k].append(v)
-            rows.append([str(i)] + [_pair_cell(h, values.get(h)) for h in headers[1:]]
-                        + ([] if ok else [f"kg exit {kg['returncode']}, GitNexus exit {g['returncode']}"]))
+            rows.append([str(i)] + [_pair_cell(h, values.get(h)) for h in headers[1:]])
+            if not ok:  # below the table: a cell past the headers would not fit it
+                trouble.append(f"  pair {i}: kg exit {kg['returncode']}, GitNexus exit {g['returncode']}"
+                               + (f" (signal {g['signal']})" if g.get("signal") else "") + " — no ratios")
+            if g.get("trouble"):
+                trouble.append(f"  pair {i} GitNexus' log: " + render_trouble(g["trouble"]))
         for label, pick in (("min", min), ("median", statistics.median)):
             rows.append([label] + [_pair_cell(h, pick(cols[h]) if cols[h] else None) for h in headers[1:]])
         out.extend("  " + line for line in table(headers, rows).splitlines())
+        out.extend(trouble)
         for i, pair in enumerate(pairs, 1):
             report = pair["kg"].get("report") or {}
             if report.get("phases"):
@@ -903,7 +1032,8 @@ def render_pairs(results: dict[str, Any]) -> str:
         out.append("")
     out.append("load: 1-minute load average before each run (2 cores) · kg client MB: peak summed RSS of the `kg` "
                "process tree · JVM MB: the Neo4j JVM's peak RSS sampled during the kg run · kg+JVM: their peak sum "
-               "at one moment · GN MB: peak summed RSS of GitNexus' process tree (npx included), sampled every 0.1 s "
+               "at one moment · GN MB: peak summed RSS of GitNexus' process tree (its launcher process and the "
+               "analyzer it re-spawns with a larger heap), sampled every 0.1 s "
                "· ratios per pair; min and median over the pairs.")
     return "\n".join(out)
 
@@ -991,11 +1121,16 @@ def main(argv: list[str] | None = None) -> int:
         if "error" in results["gitnexus"]:
             log(results["gitnexus"]["error"])
             gitnexus = False
+        else:
+            log("GitNexus: an untimed warm-up run on a one-file repository")
+            with tempfile.TemporaryDirectory(prefix="kg-bench-gn-warm-") as warm:
+                results["gitnexus"]["warm_up_s"] = gitnexus_warm_up(Path(warm))
 
     if args.pairs:
         if "error" in results.get("gitnexus", {"error": "--no-gitnexus"}):
             parser.error("--pairs needs GitNexus: " + results.get("gitnexus", {}).get("error", "--no-gitnexus"))
         results["kg_version"] = kg_version()
+        results["gitnexus_args"] = args.gitnexus_arg
         results["pairs"], results["corpora_versions"] = {}, {}
         work = Path(tempfile.mkdtemp(prefix="kg-bench-pairs-"))
         try:

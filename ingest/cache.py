@@ -12,14 +12,16 @@ wrote: it lives in the user's own cache folder (`project_cache_dir`, 0700), neve
 repository can commit any file under its own tree (`.kg/cache/` included) and both the file name and the keys are
 computable by whoever writes it.
 
-The same file keeps the repository's compact project index (`files`: one row per code file, see
-ingest.project.RepoState.row), so a new process can update one file without loading every parse, and the stat and
-content hash of every file (`stats`, see walk.stat_key), so it reads only the files whose stat changed.
+The same file keeps the repository's compact project index (`files`: one row per code file, a column per part, see
+ingest.project.RepoState; `tallies`: the project-wide tables kept up to date from them), so a new process can update
+one file without loading every parse, and the stat and content hash of every file (`stats`, see walk.stat_key), so
+it reads only the files whose stat changed.
 """
 
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import os
 import pickle
@@ -30,7 +32,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from kg.ingest.facts import ParsedFile
+from kg.ingest.facts import ParsedFile, pickled_by_fields
 
 from kg import queries
 from kg.errors import ServerError
@@ -92,6 +94,7 @@ def cache_path(cache_dir: Path, repo: str) -> Path:
     return current
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class CachedParse:
     """Everything derived from a file's bytes alone."""
@@ -100,6 +103,28 @@ class CachedParse:
     mentions: frozenset[str]  # identifier-like tokens, see ingest.project.mentioned_names
     bad_encoding: bool
     span_hashes: dict[str, str]  # symbol qname → walk.span_hash of its lines (Symbol.hash in the graph)
+
+
+# The index's per-file columns besides the facts, read on demand (see ingest.project.RepoState).
+INDEX_COLUMNS = ("mentions", "flows", "reads")
+
+
+def _column(name: str) -> str:
+    if name not in INDEX_COLUMNS:
+        raise ValueError(f"no index column {name!r}")
+    return name
+
+
+def unpickled(blob: bytes) -> object:
+    """`pickle.loads` with the cyclic collector paused: a parse is tens of thousands of small tuples and facts,
+    none of them garbage, and the collector would otherwise scan them again and again (about half the load)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.loads(blob)
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class ParseCache:
@@ -114,7 +139,7 @@ class ParseCache:
         if entry is None and self._connect():
             try:
                 row = self._db.execute("SELECT entry FROM parses WHERE hash = ?", (content_hash,)).fetchone()
-                entry = pickle.loads(row[0]) if row else None
+                entry = unpickled(row[0]) if row else None
             except (sqlite3.Error, pickle.UnpicklingError, AttributeError, ImportError, EOFError):
                 entry = None
             if entry is not None:
@@ -141,25 +166,72 @@ class ParseCache:
                     self._db.execute("DELETE FROM parses WHERE hash NOT IN (SELECT hash FROM keep)")
         self._pending.clear()
 
-    def index(self) -> dict[str, tuple]:
-        """The saved project index (path → row), empty when there is none or it cannot be read."""
+    def index(self) -> dict[str, object]:
+        """The saved project index's facts column (path → ingest.project.FileFacts), empty when there is none or it
+        cannot be read; the other columns are read on demand (`index_value`, `index_column`)."""
         if not self._connect():
             return {}
         try:
-            return {path: pickle.loads(row) for path, row in self._db.execute("SELECT path, entry FROM files")}
+            return {path: unpickled(row) for path, row in self._db.execute("SELECT path, facts FROM files")}
         except (sqlite3.Error, pickle.UnpicklingError, AttributeError, ImportError, EOFError, TypeError):
             return {}
 
-    def save_index(self, rows: dict[str, tuple], deleted: Iterable[str], whole: bool = False) -> None:
-        """Write index rows of the files that changed and drop those of `deleted`; `whole`: `rows` is all of it."""
+    def index_value(self, column: str, path: str) -> object | None:
+        """One file's value of an index column (None when it has none)."""
+        row = self._index_read(f"SELECT {_column(column)} FROM files WHERE path = ?", (path,))
+        return unpickled(row[0][0]) if row and row[0][0] is not None else None
+
+    def index_column(self, column: str) -> dict[str, object]:
+        """Every file's value of an index column (files without one left out)."""
+        rows = self._index_read(f"SELECT path, {_column(column)} FROM files WHERE {_column(column)} IS NOT NULL")
+        return {path: unpickled(blob) for path, blob in rows}
+
+    def index_tally(self, tally: str) -> bool:
+        """Whether a project-wide tally is saved with the index (see `save_index`)."""
+        return bool(self._index_read("SELECT 1 FROM tallies WHERE tally = ?", (tally,)))
+
+    def index_tally_group(self, tally: str, key: str) -> dict | None:
+        """One group of a saved tally (ingest.languages.core.Tally), None when it has none."""
+        row = self._index_read("SELECT entry FROM tally_groups WHERE tally = ? AND key = ?", (tally, key))
+        return unpickled(row[0][0]) if row else None  # type: ignore[return-value]
+
+    def _index_read(self, sql: str, params: tuple = ()) -> list[tuple]:
+        if not self._connect():
+            return []
+        try:
+            return self._db.execute(sql, params).fetchall()
+        except sqlite3.Error:
+            return []
+
+    def save_index(self, facts: dict[str, object], deleted: Iterable[str], whole: bool = False,
+                   columns: dict[str, dict[str, object | None]] | None = None,
+                   tallies: dict[str, tuple[bool, dict[str, dict]]] | None = None) -> None:
+        """Write the index rows of the files that changed (`facts`, and the `columns` values known to have changed:
+        path → value, None for none) and drop those of `deleted`, with the project-wide tallies kept up to date
+        beside them (name → (whether these are all its groups, key → group; an empty group is dropped)), in one
+        transaction; `whole`: this is all of the index (every other row and tally goes)."""
         if not self._connect():
             return
+        dump = functools.partial(pickle.dumps, protocol=pickle.HIGHEST_PROTOCOL)
         with self._db:
             if whole:
                 self._db.execute("DELETE FROM files")
+                self._db.execute("DELETE FROM tallies")
+                self._db.execute("DELETE FROM tally_groups")
             self._db.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in deleted])
-            self._db.executemany("INSERT OR REPLACE INTO files (path, entry) VALUES (?, ?)",
-                                 [(p, pickle.dumps(r, protocol=pickle.HIGHEST_PROTOCOL)) for p, r in rows.items()])
+            self._db.executemany("INSERT INTO files (path, facts) VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET "
+                                 "facts = excluded.facts", [(p, dump(f)) for p, f in facts.items()])
+            for column, values in (columns or {}).items():
+                self._db.executemany(f"UPDATE files SET {_column(column)} = ? WHERE path = ?",
+                                     [(None if v is None else dump(v), p) for p, v in values.items()])
+            for tally, (complete, groups) in (tallies or {}).items():
+                if complete:
+                    self._db.execute("DELETE FROM tally_groups WHERE tally = ?", (tally,))
+                self._db.execute("INSERT OR IGNORE INTO tallies (tally) VALUES (?)", (tally,))
+                self._db.executemany("DELETE FROM tally_groups WHERE tally = ? AND key = ?",
+                                     [(tally, k) for k, g in groups.items() if not g])
+                self._db.executemany("INSERT OR REPLACE INTO tally_groups (tally, key, entry) VALUES (?, ?, ?)",
+                                     [(tally, k, dump(g)) for k, g in groups.items() if g])
 
     def stats(self) -> dict[str, tuple[tuple[int, ...], str]]:
         """The saved stat of each file whose content hash is known (path → (walk.stat_key, hash)), so a new process
@@ -195,7 +267,11 @@ class ParseCache:
                 make_private_dir(self.path.parent)  # parses of private code are as private as the code
                 self._db = sqlite3.connect(self.path)
                 self._db.execute("CREATE TABLE IF NOT EXISTS parses (hash TEXT PRIMARY KEY, entry BLOB NOT NULL)")
-                self._db.execute("CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, entry BLOB NOT NULL)")
+                self._db.execute("CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, facts BLOB NOT NULL, "
+                                 f"{', '.join(f'{c} BLOB' for c in INDEX_COLUMNS)})")
+                self._db.execute("CREATE TABLE IF NOT EXISTS tallies (tally TEXT PRIMARY KEY)")
+                self._db.execute("CREATE TABLE IF NOT EXISTS tally_groups (tally TEXT, key TEXT, entry BLOB NOT NULL, "
+                                 "PRIMARY KEY (tally, key))")
                 self._db.execute("CREATE TABLE IF NOT EXISTS stats (path TEXT PRIMARY KEY, size INTEGER, mtime_ns "
                                  "INTEGER, ctime_ns INTEGER, ino INTEGER, dev INTEGER, hash TEXT NOT NULL)")
             except (OSError, ServerError, sqlite3.Error):  # no (real) folder, unreadable, not a database: no disk cache

@@ -16,8 +16,11 @@ Names:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+from typing import Any, Literal, TypeVar
+
+T = TypeVar("T")
 
 SymbolKind = Literal["class", "function", "method", "variable"]
 EdgeKind = Literal["CALLS", "IMPORTS", "INHERITS"]
@@ -31,6 +34,23 @@ RESOLUTIONS = ("local", "import", "self", "inherited", "super", "constructor", "
                "argument", "name_only", "dynamic", "fixture")
 
 
+def pickled_by_fields(cls: type[T]) -> type[T]:
+    """Pickle a frozen, slotted dataclass as its constructor and field values (put it above `@dataclass`).
+
+    The default pickle of such a class restores each object through `dataclasses._dataclass_setstate`, which calls
+    `fields()` for every object: most of the time of loading a cached parse (hundreds of thousands of small facts
+    per file). Calling the class with the values is ~3x faster to load, and the pickle is smaller."""
+    names = tuple(f.name for f in fields(cls))
+    values = attrgetter(*names)
+
+    def __reduce__(self: T) -> tuple:
+        return cls, values(self)
+
+    cls.__reduce__ = __reduce__  # type: ignore[method-assign]
+    return cls
+
+
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class Symbol:
     qname: str
@@ -43,6 +63,7 @@ class Symbol:
     doc: str = ""
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class Edge:
     kind: EdgeKind
@@ -59,6 +80,7 @@ class Edge:
     type_only: bool = False
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class ParsedFile:
     path: str  # posix, relative to the ingested root

@@ -124,6 +124,7 @@ class Ingestor:
         self.writer = GraphWriter(store, self.repo)
         self.state = RepoState(load=self._load_parse)
         self._graph_hashes: dict[str, str | None] | None = None  # what the graph holds, read once per Ingestor
+        self._unfinished = False  # the graph's Repo is marked as being written by a run that did not finish
         self._files: dict[str, SourceFile] = {}  # the last walk
         self._skipped: list[tuple[str, str]] = []
         self._stats: dict[str, tuple[tuple[int, ...], str]] = {}  # path → (walk.stat_key, hash) when last hashed
@@ -153,6 +154,9 @@ class Ingestor:
         report.documents = len(hashes) - report.files
         report.unchanged = len(hashes) - len(changed)
         if not changed and not deleted:
+            if self._unfinished:  # a run died after its last file was marked: nothing is missing but the mark
+                self.writer.finish()
+                self._unfinished = False
             with report.phase("cache save"):
                 self._save_stats()
             report.seconds = round(time.perf_counter() - began, 3)
@@ -200,16 +204,17 @@ class Ingestor:
                     nodes.result()
                     self.writer.write_edges(step, timings=report.writes)
                 else:
-                    self.writer.put_repo(str(self.root), self.role)
-                    # One transaction when it fits comfortably in Neo4j's transaction memory, else UNWIND batches;
-                    # either way the content hashes are written last, so a failure leaves the changed files to be
-                    # redone.
-                    self.writer.write(step, one_transaction=len(changed) + len(deleted) + len(dependents)
-                                      <= SMALL_CHANGE, timings=report.writes)
+                    # One transaction when it fits comfortably in Neo4j's transaction memory, else UNWIND batches
+                    # (marked as being written until the last); either way the content hashes are written last, so
+                    # a failure leaves the changed files to be redone.
+                    one = len(changed) + len(deleted) + len(dependents) <= SMALL_CHANGE
+                    self.writer.put_repo(str(self.root), self.role, writing=not one)
+                    self.writer.write(step, one_transaction=one, timings=report.writes)
         except BaseException:
             self._forget_memory()  # the next run starts from what the graph holds, as a new process would
             raise
         self.progress("write", 1, 1)
+        self._unfinished = False
         for p in deleted:
             known.pop(p, None)
         known.update(step.hashes)
@@ -217,10 +222,8 @@ class Ingestor:
         with report.phase("cache save"):
             self.parses.flush(keep={h for p, h in hashes.items() if p in self.state.parsed} if bulk else None)
             self._save_stats()
-            dirty = self.state.take_dirty()
-            self.parses.save_index({p: self.state.row(p) for p in dirty if p in self.state.facts},
-                                   deleted=[p for p in dirty if p not in self.state.facts],
-                                   whole=self.state.facts.keys() <= dirty)
+            facts, gone, columns, tallies, whole = self.state.index_changes(self.state.take_dirty())
+            self.parses.save_index(facts, deleted=gone, whole=whole, columns=columns, tallies=tallies)
 
         edges = [e for es in resolved.values() for e in es]
         report.edges = dict(Counter(e.kind for e in edges))
@@ -247,7 +250,7 @@ class Ingestor:
             return None
         require_free_space(self.store.settings, "ingest")
         self.progress("write", 0, 1)
-        self.writer.put_repo(str(self.root), self.role)
+        self.writer.put_repo(str(self.root), self.role, writing=True)
         writer = ThreadPoolExecutor(1, thread_name_prefix="kg-write-nodes")
         try:
             return writer.submit(self.writer.write_nodes, step, timings)
@@ -264,12 +267,12 @@ class Ingestor:
             step.words = {p: f"{path_words(p)} {code_words(decode(self._read(p))[0])}" for p in code_changed}
 
     def warm(self) -> None:
-        """Load now what a new process's next update would load first (the compact project index), so a watcher's
-        first edit costs what later ones do; a one-shot run with nothing to do never needs it."""
+        """Load now what a new process's updates would load on demand (the compact project index, all of its
+        columns and tallies), so a watcher's first edit costs what later ones do; a one-shot run never needs it."""
         with repo_lock(self.store.settings, self.repo):
             known = self._known_hashes()
-            if not self.state.facts and known:
-                self._seed(known)
+            if not self.state.facts and known and self._seed(known):
+                self.state.warm()
 
     def _flow_readers(self, changed: list[str], dependents: set[str], deleted: list[str],
                       previous: dict[str, ParsedFile | None]) -> set[str]:
@@ -297,9 +300,9 @@ class Ingestor:
             gc.enable()
         gc.freeze()
         code = {p: h for p, h in known.items() if language_for(p) is not None}
-        if not rows or rows.keys() != code.keys() or any(rows[p][0].hash != h for p, h in code.items()):
+        if not rows or rows.keys() != code.keys() or any(rows[p].hash != h for p, h in code.items()):
             return False
-        self.state.seed(rows)
+        self.state.seed(rows, self.parses)
         return True
 
     def _load_parse(self, path: str, digest: str) -> ParsedFile | None:
@@ -321,6 +324,7 @@ class Ingestor:
             self.store.apply_schema()
             rows = self.store.read("ingest/file_hashes", repo=self.repo)
             written = (self.store.read("ingest/repo_model", repo=self.repo) or [{}])[0]
+            self._unfinished = written.get("writing") is not None
             outdated = bool(rows) and ((written.get("model") or 0) < MODEL
                                        or written.get("parser") != parser_fingerprint())
             # A repository written by an older kg lacks what this one derives, or holds parses this kg would not

@@ -16,21 +16,24 @@ import. Each file's flows are recomputed whenever the file is resolved again for
 whose flows differ are looked up in what every file's edges read (`resolve_with` reports it, the graph keeps it
 as `Module.flow_reads` for the next process), and those readers are resolved again too.
 
-A new process starts from the compact project index the last run saved beside the parse cache (`FileFacts`,
-names mentioned, flows and reads per file; ingest.cache), not from every parse: `parsed` and the module maps load a
-parse from the cache only when it is read, so a one-file update costs what the change reads.
+A new process starts from the compact project index the last run saved beside the parse cache (ingest.cache), not
+from every parse: it loads each file's `FileFacts` up front, and the other columns (names mentioned, argument flows,
+flows read: `Column`) and the project-wide tallies (Python's class members by name and argument flows by parameter,
+kept up to date file by file and saved with the rows) only when the change needs them; `parsed` and the module maps
+load a parse from the cache only when it is read. A one-file update costs what the change reads.
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from kg.ingest.facts import Edge, ParsedFile
 from kg.ingest.languages import Language, by_name
+from kg.ingest.languages.core import Tally
 
 _IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -116,12 +119,13 @@ class Parses(Mapping[str, ParsedFile]):
 
 class Project(Mapping[str, ParsedFile]):
     """module → parse for one language, as `Language.resolve` reads it, loading parses only when read.
-    `facet` answers a language's per-file table rows from the index (see ingest.languages.core.facets)."""
+    `tally` answers a language's project-wide tables of facets from the ones RepoState keeps up to date (see
+    ingest.languages.core.tally)."""
 
-    def __init__(self, modules: dict[str, str], parses: Parses, facts: Mapping[str, FileFacts]) -> None:
+    def __init__(self, modules: dict[str, str], parses: Parses, tallies: Callable[[str], Tally]) -> None:
         self._paths = modules  # module → path
         self._parses = parses
-        self._facts = facts
+        self._tallies = tallies
 
     def __getitem__(self, module: str) -> ParsedFile:
         return self._parses[self._paths[module]]
@@ -135,45 +139,153 @@ class Project(Mapping[str, ParsedFile]):
     def __len__(self) -> int:
         return len(self._paths)
 
-    def facet(self, module: str, name: str, of: Callable[[ParsedFile], Any]) -> Any:
-        for facet, value in self._facts[self._paths[module]].facets:
-            if facet == name:
-                return value
-        return of(self[module])
+    def tally(self, name: str, of: Callable[[ParsedFile], Any]) -> Tally:
+        return self._tallies(name)
+
+
+class StoredIndex(Protocol):
+    """Where a new process reads the saved index from on demand (ingest.cache.ParseCache)."""
+
+    def index_value(self, column: str, path: str) -> Any: ...
+
+    def index_column(self, column: str) -> dict[str, Any]: ...
+
+    def index_tally(self, tally: str) -> bool: ...
+
+    def index_tally_group(self, tally: str, key: str) -> Any: ...
+
+
+class Column(MutableMapping[str, Any]):
+    """path → one per-file value of the compact index (names mentioned, argument flows, flows read), read from the
+    saved index only when asked: one path at a time, or every path when iterated. A one-file update whose interface
+    and argument flows did not change reads the changed file's values, never the others'."""
+
+    def __init__(self, name: str = "", stored: StoredIndex | None = None) -> None:
+        self._name, self._stored = name, stored
+        self._values: dict[str, Any] = {}
+        self._gone: set[str] = set()  # paths known to have no value (deleted here, or none saved)
+        self._complete = stored is None
+
+    def __getitem__(self, path: str) -> Any:
+        if path in self._values:
+            return self._values[path]
+        if self._complete or path in self._gone:
+            raise KeyError(path)
+        found = self._stored.index_value(self._name, path)
+        if found is None:
+            self._gone.add(path)
+            raise KeyError(path)
+        self._values[path] = found
+        return found
+
+    def __contains__(self, path: object) -> bool:
+        try:
+            self[path]  # type: ignore[index]
+        except KeyError:
+            return False
+        return True
+
+    def __setitem__(self, path: str, value: Any) -> None:
+        self._values[path] = value
+        self._gone.discard(path)
+
+    def __delitem__(self, path: str) -> None:
+        if path not in self:
+            raise KeyError(path)
+        del self._values[path]
+        self._gone.add(path)
+
+    def __iter__(self) -> Iterator[str]:
+        self._fill()
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        self._fill()
+        return len(self._values)
+
+    def known(self, path: str) -> bool:
+        """Whether this process knows the path's value (or that it has none) without reading the saved index."""
+        return self._complete or path in self._values or path in self._gone
+
+    def known_all(self) -> None:
+        """Read every value not known yet (before the saved index is replaced whole)."""
+        self._fill()
+
+    def _fill(self) -> None:
+        if not self._complete:
+            for path, value in self._stored.index_column(self._name).items():
+                if path not in self._values and path not in self._gone:
+                    self._values[path] = value
+            self._complete = True
+
+
+FLOWS = "flows"  # the tally key suffix of a language's argument flows (see `RepoState.flow_tally`)
 
 
 @dataclass
 class RepoState:
     facts: dict[str, FileFacts] = field(default_factory=dict)  # path → compact facts, code files only
-    mentions: dict[str, frozenset[str]] = field(default_factory=dict)  # path → names the file mentions
+    mentions: Column = field(default_factory=Column)  # path → names the file mentions
     edges: dict[str, list[Edge]] = field(default_factory=dict)  # path → resolved outgoing edges
-    flows: dict[str, frozenset] = field(default_factory=dict)  # path → argument flows (languages with `summarize`)
-    reads: dict[str, frozenset[str]] = field(default_factory=dict)  # path → argument flows its edges read
+    flows: Column = field(default_factory=Column)  # path → argument flows (languages with `summarize`)
+    reads: Column = field(default_factory=Column)  # path → argument flows its edges read
     load: Loader = lambda path, content_hash: None  # noqa: E731 — where parses not in memory come from
     dirty: set[str] = field(default_factory=set)  # paths whose index rows changed since the last `take_dirty`
     _projects: dict[str, Project] = field(default_factory=dict)  # lang → module → parse
-    _flow_maps: dict[str, dict[str, frozenset]] = field(default_factory=dict)  # lang → module → flows
+    # "lang:facet" and "lang:flows" → project-wide tallies, kept up to date file by file and saved with the index
+    _tallies: dict[str, Tally] = field(default_factory=dict)
+    _unsaved: set[str] = field(default_factory=set)  # tallies built here, whose saved copy (if any) is stale
+    _stale_flows: set[str] = field(default_factory=set)  # paths replaced or deleted whose flows are not recounted yet
+    _stored: StoredIndex | None = None  # the saved index this state was seeded from
 
     def __post_init__(self) -> None:
         self.parsed = Parses(self.facts, self.load)  # path → parse
 
     # ── the compact index ─────────────────────────────────────────────────────────────────────────────────────
 
-    def row(self, path: str) -> tuple:
-        """What the index keeps of one file (see `seed`)."""
-        return self.facts[path], self.mentions.get(path), self.flows.get(path), self.reads.get(path)
-
-    def seed(self, rows: Mapping[str, tuple]) -> None:
-        """Take over a saved index (rows of `row`) in a process that holds nothing yet."""
-        for path, (facts, mentions, flows, reads) in rows.items():
-            self.facts[path] = facts
-            self.mentions[path] = mentions
-            if flows is not None:
-                self.flows[path] = flows
-            if reads is not None:
-                self.reads[path] = reads
+    def seed(self, facts: Mapping[str, FileFacts], stored: StoredIndex) -> None:
+        """Take over a saved index (its facts; the other columns and the tallies are read from `stored` when
+        needed) in a process that holds nothing yet."""
+        self.facts.update(facts)
+        self.mentions, self.flows, self.reads = (Column(name, stored) for name in ("mentions", "flows", "reads"))
+        self._stored = stored
         self._projects.clear()
-        self._flow_maps.clear()
+        self._tallies.clear()
+        self._unsaved.clear()
+
+    def warm(self) -> None:
+        """Read every column and tally of the saved index now (a long-running watcher: no read on an edit)."""
+        for column in (self.mentions, self.flows, self.reads):
+            column.known_all()
+        for lang_name in {facts.lang for facts in self.facts.values()}:
+            lang = by_name(lang_name)
+            for name in getattr(lang, "facets", {}):
+                self._facet_tally(lang_name, name)
+            if getattr(lang, "summarize", None) is not None:
+                self.flow_tally(lang_name)
+
+    def index_changes(self, dirty: set[str]) -> tuple[dict[str, FileFacts], list[str], dict[str, dict[str, Any]],
+                                                      dict[str, tuple[bool, dict]], bool]:
+        """What to save of the index after a run that changed the rows of `dirty` (see ingest.cache.save_index):
+        their facts, the deleted paths, the column values this process knows, the tallies that changed since they
+        were saved, and whether this is the whole index."""
+        whole = self.facts.keys() <= dirty
+        facts = {p: self.facts[p] for p in dirty if p in self.facts}
+        named = (("mentions", self.mentions), ("flows", self.flows), ("reads", self.reads))
+        if whole:  # the saved rows go: what was only there is read first
+            for _name, column in named:
+                column.known_all()
+        columns = {name: {p: column.get(p) for p in facts if column.known(p)} for name, column in named}
+        tallies = {}
+        for key, kept in self._tallies.items():
+            complete = whole or key in self._unsaved
+            changed = kept.take_changed()
+            if whole and kept.partial:  # read group by group: not saved whole (the next process builds it anew)
+                continue
+            if complete or changed:
+                tallies[key] = (complete, kept.groups(None if complete else changed))
+        self._unsaved.clear()
+        return facts, [p for p in dirty if p not in self.facts], columns, tallies, whole
 
     def take_dirty(self) -> set[str]:
         dirty, self.dirty = self.dirty, set()
@@ -184,22 +296,28 @@ class RepoState:
         for the languages touched."""
         touched = set()
         for path in deleted:
+            self._tally_facets(self.facts.get(path), -1)
             old = self.facts.pop(path, None)
             self.parsed.drop(path)
             self.mentions.pop(path, None)
             self.edges.pop(path, None)
             self.reads.pop(path, None)
             self.dirty.add(path)
+            self._stale_flows.add(path)
             if old:
                 touched.add(old.lang)
         for path, (parsed, names, content_hash) in changed.items():
             old = self.facts.get(path)
             if old:
                 touched.add(old.lang)
-            self.facts[path] = file_facts(parsed, content_hash)
+            new = self.facts[path] = file_facts(parsed, content_hash)
+            if old is None or old.facets != new.facets:  # (a tally that did not change is not saved again)
+                self._tally_facets(old, -1)
+                self._tally_facets(new, 1)
             self.parsed.put(path, parsed)
             self.mentions[path] = names
             self.dirty.add(path)
+            self._stale_flows.add(path)
             touched.add(parsed.lang)
         for lang in touched:
             self._projects[lang] = self._project_of(lang)
@@ -210,7 +328,39 @@ class RepoState:
         return self._projects[lang]
 
     def _project_of(self, lang: str) -> Project:
-        return Project({f.module: path for path, f in self.facts.items() if f.lang == lang}, self.parsed, self.facts)
+        return Project({f.module: path for path, f in self.facts.items() if f.lang == lang}, self.parsed,
+                       lambda name: self._facet_tally(lang, name))
+
+    def _facet_tally(self, lang: str, name: str) -> Tally:
+        """The rows of facet `name` of every file of `lang` (see `_tally`)."""
+        return self._tally(f"{lang}:{name}", lambda: Tally(
+            value for facts in self.facts.values() if facts.lang == lang
+            for facet, value in facts.facets if facet == name))
+
+    def _tally(self, key: str, build: Callable[[], Tally]) -> Tally:
+        """A project-wide tally: the one in memory, else the one saved with the index, else `build()` from the rows."""
+        found = self._kept_tally(key)
+        if found is None:
+            found = self._tallies[key] = build()
+            self._unsaved.add(key)
+        return found
+
+    def _kept_tally(self, key: str) -> Tally | None:
+        """The tally in memory or saved with the index, read group by group (None when neither: one built later
+        reflects every change made until then, so a change needs counting only into a tally that exists)."""
+        found = self._tallies.get(key)
+        stored = self._stored
+        if found is None and stored is not None and stored.index_tally(key):
+            found = self._tallies[key] = Tally(load=lambda group: stored.index_tally_group(key, group))
+        return found
+
+    def _tally_facets(self, facts: FileFacts | None, times: int) -> None:
+        """Count a file's facet rows in (1) or out (-1) of the tallies that exist."""
+        if facts is not None:
+            for name, rows in facts.facets:
+                found = self._kept_tally(f"{facts.lang}:{name}")
+                if found is not None:
+                    found.add(rows, times)
 
     def resolve(self, paths: Iterable[str]) -> dict[str, list[Edge]]:
         resolved = {}
@@ -219,7 +369,7 @@ class RepoState:
             lang = by_name(parsed.lang)
             if getattr(lang, "resolve_with", None) is not None:
                 resolved[path], self.reads[path] = lang.resolve_with(parsed, self.project(parsed.lang),
-                                                                     self.flow_map(parsed.lang))
+                                                                     self.flow_tally(parsed.lang))
             else:
                 resolved[path] = lang.resolve(parsed, self.project(parsed.lang))
             self.edges[path] = resolved[path]
@@ -228,21 +378,37 @@ class RepoState:
 
     # ── argument flows ────────────────────────────────────────────────────────────────────────────────────────
 
-    def flow_map(self, lang_name: str) -> dict[str, frozenset]:
-        """Module → argument flows of every file of a language (those not known yet are computed: a first ingest,
-        or a new process). Replaced, never mutated, when a file's flows change."""
-        if lang_name not in self._flow_maps:
-            lang = by_name(lang_name)
+    def flow_tally(self, lang_name: str) -> Tally:
+        """The argument flows of every file of a language, grouped by parameter (those not known yet are computed:
+        a first ingest, or an index without them): built once, then kept up to date by `changed_flows` (and here,
+        for files replaced or deleted without it: the graph had lost them, or a module was renamed)."""
+        lang = by_name(lang_name)
+
+        def build() -> Tally:
             project = self.project(lang_name)
-            flows = {}
+            known = set(self.flows)
             for path, facts in self.facts.items():
-                if facts.lang == lang_name:
-                    if path not in self.flows:
-                        self.flows[path] = lang.summarize(self.parsed[path], project)
-                        self.dirty.add(path)
-                    flows[facts.module] = self.flows[path]
-            self._flow_maps[lang_name] = flows
-        return self._flow_maps[lang_name]
+                if facts.lang == lang_name and (path not in known or path in self._stale_flows):
+                    self.flows[path] = lang.summarize(self.parsed[path], project)
+                    self.dirty.add(path)
+            return Tally(self.flows[path] for path, facts in self.facts.items() if facts.lang == lang_name)
+
+        kept = self._kept_tally(f"{lang_name}:{FLOWS}")
+        if kept is None:
+            kept = self._tally(f"{lang_name}:{FLOWS}", build)
+        else:
+            for path in sorted(self._stale_flows):
+                facts = self.facts.get(path)
+                if facts is None or facts.lang == lang_name:
+                    old = self.flows.pop(path, None)
+                    new = lang.summarize(self.parsed[path], self.project(lang_name)) if facts else None
+                    if new is not None:
+                        self.flows[path] = new
+                    kept.remove(old or ())
+                    kept.add(new or ())
+                    self.dirty.add(path)
+        self._stale_flows = {p for p in self._stale_flows if p in self.facts and self.facts[p].lang != lang_name}
+        return kept
 
     def changed_flows(self, paths: Iterable[str], previous: Mapping[str, ParsedFile | None],
                       deleted: Iterable[str]) -> set[str]:
@@ -251,14 +417,13 @@ class RepoState:
         changed and deleted files: a new process, which has no flows in memory, computes the earlier ones from it."""
         keys: set[str] = set()
         old_projects: dict[str, dict[str, ParsedFile]] = {}
-        touched: set[str] = set()
         for path in [*paths, *deleted]:
             parsed = self.parsed.get(path) or previous.get(path)
             lang = by_name(parsed.lang) if parsed is not None else None
             if lang is None or getattr(lang, "summarize", None) is None:
                 continue
-            touched.add(parsed.lang)
-            old = self.flows.pop(path, None)
+            self._stale_flows.discard(path)
+            counted = old = self.flows.pop(path, None)  # (what the tally holds of the file)
             if old is None:
                 before = previous.get(path, self.parsed.get(path)) if path in previous else self.parsed.get(path)
                 if before is not None:
@@ -269,9 +434,12 @@ class RepoState:
             if new is not None:
                 self.flows[path] = new
             self.dirty.add(path)
-            keys |= {row[0] for row in (old or frozenset()) ^ (new or frozenset())}
-        for lang_name in touched:
-            self._flow_maps.pop(lang_name, None)
+            differ = (old or frozenset()) ^ (new or frozenset())
+            keys |= {row[0] for row in differ}
+            flows = self._kept_tally(f"{parsed.lang}:{FLOWS}")
+            if flows is not None and counted != new:
+                flows.remove((counted or frozenset()) - (new or frozenset()))
+                flows.add((new or frozenset()) - (counted or frozenset()))
         return keys
 
     def _earlier_project(self, lang_name: str, previous: Mapping[str, ParsedFile | None]) -> dict[str, ParsedFile]:

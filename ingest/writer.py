@@ -58,8 +58,17 @@ class GraphWriter:
         self.store = store
         self.repo = repo
 
-    def put_repo(self, root: str, role: str) -> None:
+    def put_repo(self, root: str, role: str, writing: bool = False) -> None:
+        """`writing`: mark the repository as being written until the write's last step (a write that is not one
+        transaction), so answers can say it is incomplete if the write never gets there."""
         self.store.write("ingest/repo_put", repo=self.repo, root=root, role=role)
+        if writing:
+            self.store.write("ingest/repo_writing_put", repo=self.repo)
+
+    def finish(self) -> None:
+        """Clear the mark of an interrupted write whose files all turned out to be written (only the last step
+        was lost)."""
+        self.store.write("ingest/repo_model_put", repo=self.repo, model=MODEL, parser=parser_fingerprint())
 
     def forget_repo(self) -> None:
         """Remove everything ingested from this repository (and Externals only it pointed at)."""

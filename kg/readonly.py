@@ -7,7 +7,8 @@ A READ transaction is not enough (checked on 5.26): `LOAD CSV` reads host files 
 - `check_text`, lexical, for what `EXPLAIN` does not plan or plans on another database: the statement must start
   with a reading clause (MATCH, OPTIONAL MATCH, WITH, UNWIND, RETURN, CALL), so administration commands (SHOW,
   TERMINATE, CREATE/ALTER/DROP …, GRANT, and `USE system`) never reach the server; no `USE` opens a subquery; one
-  statement only; function calls only in Neo4j's built-in namespaces (a plugin's functions may do I/O).
+  statement only; function calls only in Neo4j's built-in namespaces (a plugin's functions may do I/O); and no
+  expression the server's timeout cannot stop (`check_bounded`).
 - `check_plan`, on the summary of `EXPLAIN <text>`: the query type must be read-only ("r"), and no operator may load
   CSV, run a procedure outside READ_PROCEDURES, show or terminate anything, run on the system database or commit in
   batches (`CALL {…} IN TRANSACTIONS`).
@@ -45,6 +46,7 @@ _TOKEN = re.compile(r"""
   | (?P<string>'(?:[^'\\]|\\.)*(?:'|\Z)|"(?:[^"\\]|\\.)*(?:"|\Z))
   | (?P<quoted>`(?:[^`]|``)*(?:`|\Z))
   | (?P<word>[^\W\d]\w*)
+  | (?P<number>\d[\w.]*)
   | (?P<other>.)
 """, re.VERBOSE | re.DOTALL)
 
@@ -84,6 +86,72 @@ def check_text(text: str) -> None:
         if name.split(".")[0].lower() not in BUILTIN_NAMESPACES:
             raise QueryError(f"refused: {name[:60]}() is not one of Neo4j's built-in functions, the only ones run "
                              "here")
+    check_bounded(tokens)
+
+
+MAX_RANGE = 100_000  # elements a range() may have outside UNWIND
+_ITERATIONS = ("ANY", "ALL", "NONE", "SINGLE", "REDUCE")  # function-like forms that loop over a list: f(x IN list …)
+
+
+def check_bounded(tokens: list[str]) -> None:
+    """QueryError for what Neo4j's timeout cannot stop. The timeout only marks a transaction; Neo4j looks at the
+    mark between rows, never inside one expression (checked on 5.26 Community), and transaction memory limits do
+    not count an expression's lists and strings either. So one row's `reduce(s = "", i IN range(1, 5000000) |
+    s + "x")` kept a core busy for hours, and `[i IN range(1, 30000000) | i]` filled the heap until the server
+    only collected garbage. Refused: reduce(), but over a path's relationships or nodes; a range() outside
+    `UNWIND range(…)` (where each element is a row) unless both bounds are integers at most MAX_RANGE apart; a
+    list comprehension or quantifier inside another (a square of the graph's size)."""
+    loops: list[bool] = []  # per open bracket: does it open a loop over a list?
+    for i, token in enumerate(tokens):
+        upper = token.upper()
+        after_dot = i > 0 and tokens[i - 1] == "."
+        if upper == "REDUCE" and i + 1 < len(tokens) and tokens[i + 1] == "(" and not after_dot \
+                and not _over_a_path(tokens, i + 2):
+            raise QueryError("refused: reduce() runs inside one row, where the server's timeout cannot stop it; "
+                             "aggregate over rows instead (UNWIND … RETURN sum(…), collect(…))")
+        if upper == "RANGE" and i + 1 < len(tokens) and tokens[i + 1] == "(" and not after_dot:
+            if not (i > 0 and tokens[i - 1].upper() == "UNWIND") and not _small_range(tokens, i + 2):
+                raise QueryError(f"refused: range() inside an expression runs within one row, where the server's "
+                                 f"timeout cannot stop it; give integer bounds at most {MAX_RANGE:,} apart, or "
+                                 "make rows of it (UNWIND range(…) AS i)")
+        if token in ("[", "(", "{"):
+            loop = (i + 2 < len(tokens) and _is_name(tokens[i + 1]) and tokens[i + 2].upper() == "IN"
+                    and (token == "[" or (token == "(" and i > 0 and tokens[i - 1].upper() in _ITERATIONS)))
+            if loop and any(loops):
+                raise QueryError("refused: a list comprehension or any/all/none/single inside another runs within "
+                                 "one row, where the server's timeout cannot stop it; make rows of the outer list "
+                                 "(UNWIND … AS x) instead")
+            loops.append(loop)
+        elif token in ("]", ")", "}") and loops:
+            loops.pop()
+
+
+def _over_a_path(tokens: list[str], start: int) -> bool:
+    """Whether the reduce() opening at `tokens[start]` loops over a path's `relationships(p)` or `nodes(p)` (as kg's
+    own queries do): as long as the pattern, never a long list."""
+    j = next((k for k in range(start, len(tokens)) if tokens[k].upper() == "IN"), len(tokens))
+    return j + 2 < len(tokens) and tokens[j + 1].lower() in ("relationships", "nodes") and tokens[j + 2] == "("
+
+
+def _small_range(tokens: list[str], start: int) -> bool:
+    """Whether the arguments from `tokens[start]` are two or three integer literals spanning at most MAX_RANGE."""
+    values: list[int] = []
+    j = start
+    while j < len(tokens):
+        sign = -1 if tokens[j] == "-" else 1
+        j += tokens[j] in ("-", "+")
+        if j >= len(tokens) or not tokens[j].isdigit():
+            return False
+        values.append(sign * int(tokens[j]))
+        if j + 1 >= len(tokens) or tokens[j + 1] not in (",", ")"):
+            return False
+        if tokens[j + 1] == ")":
+            break
+        j += 2
+    if len(values) not in (2, 3) or (len(values) == 3 and values[2] == 0):
+        return False
+    step = abs(values[2]) if len(values) == 3 else 1
+    return abs(values[1] - values[0]) // step <= MAX_RANGE
 
 
 def _procedures(tokens: list[str]) -> list[str]:

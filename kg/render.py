@@ -31,6 +31,16 @@ def clean(text: str) -> str:
     return _UNSAFE.sub(_visible, text)
 
 
+# What breaks a line or a column where kg prints one value (a name, a path) per cell or per line.
+_BREAKS = {0x0A: "\u2424", 0x09: "\u2409", 0x2028: "\u2424", 0x2029: "\u2424"}  # ␤ ␉
+
+
+def inline(text: str) -> str:
+    """`text` as one value on one line: `clean`, and newlines and tabs shown as ␤ and ␉ too, so a name from the
+    graph (a file named `a\nb.py`) cannot forge a row, a line or a column of what is printed."""
+    return clean(text).translate(_BREAKS)
+
+
 def echo(text: str) -> None:
     """click.echo for text that may come from the graph (paths, test ids, a context, an LLM's message)."""
     click.echo(clean(text))

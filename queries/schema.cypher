@@ -2,8 +2,9 @@
 // Applied by `kg init` and by the first ingest; every statement is idempotent (IF NOT EXISTS).
 //
 // The model (what writes it: queries/ingest/ for code, queries/agent/ for runs):
-//   (:Repo {name, root, role: target|reference, model})-[:CONTAINS]->(:Module|:Document)
+//   (:Repo {name, root, role: target|reference, model, writing})-[:CONTAINS]->(:Module|:Document)
 //             model: the version of what ingest derives (kg.ingest.writer.MODEL); older → rewritten once
+//             writing: when a bulk write began that has not finished (kg/unfinished.py: answers say so)
 //   (:Module {key "<repo>:<path>", repo, path, qname, qkey "<repo>:<qname>", package (folder), lang, loc, hash,
 //             syntax_errors, bad_encoding, words, flow_reads, summary*, embedding*, embed_key*})
 //             summary*: the agent; embedding*: kg.retrieve; flow_reads: the argument flows (`pkg.mod.func#param`)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable, Mapping
 from functools import cache
-from pathlib import PurePosixPath
 from typing import Protocol
 
 from kg.ingest.facts import Edge, ParsedFile
@@ -50,7 +49,10 @@ def _by_extension() -> dict[str, Language]:
 
 
 def language_for(path: str) -> Language | None:
-    return _by_extension().get(PurePosixPath(path).suffix.lower())
+    # PurePosixPath(path).suffix by hand: an update asks for every file of the tree, and pathlib cost ~1 s of it
+    name = path.rpartition("/")[2]
+    dot = name.rfind(".")
+    return _by_extension().get(name[dot:].lower() if 0 < dot < len(name) - 1 else "")
 
 
 def by_name(name: str) -> Language:

@@ -7,8 +7,8 @@ so that a confidence means the same thing whichever language produced it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, NamedTuple, TypeVar
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from typing import NamedTuple, TypeVar
 
 from kg.ingest.facts import Edge, ParsedFile
 
@@ -101,11 +101,83 @@ def per_project(build: Callable[..., Table], reuse: bool = False) -> Callable[[P
     return table
 
 
-def facets(project: Project, name: str, of: Callable[[ParsedFile], Any]) -> list[Any]:
-    """`of(parse)` for every module of the project, in its order. A language lists such functions in its `facets`
-    (name → function of one parse); the pipeline keeps their values in its compact index, so a whole-project table
-    built from them needs no parse loaded (the project mapping's `facet` answers from the index)."""
-    stored = getattr(project, "facet", None)
-    if stored is not None:
-        return [stored(module, name, of) for module in project]
-    return [of(parsed) for parsed in project.values()]
+class Tally:
+    """Rows `(key, *value)` of every module of a project, grouped by key with their multiplicity: a project-wide
+    table (Python: which classes define a method of each name; what flows into each parameter) that the pipeline
+    keeps up to date file by file (`add` a changed file's new rows, `remove` its old ones: ingest.project), instead
+    of rebuilding it from every module after each change. `version` moves on every change, so tables derived from
+    it know when they are stale.
+
+    With `load` (key → that group as saved, None when none), groups are read one by one when first needed: a new
+    process reads the few groups its resolution asks for, not the table. `changed` holds the keys of the groups
+    changed since the owner last saved them (`take_changed`)."""
+
+    def __init__(self, rows: Iterable[Iterable[tuple]] = (),
+                 load: Callable[[Hashable], dict[tuple, int] | None] | None = None) -> None:
+        self._groups: dict[Hashable, dict[tuple, int]] = {}  # key → value → count (an empty one: known to be none)
+        self._load = load
+        self.version = 0
+        self.changed: set[Hashable] = set()
+        for each in rows:
+            self.add(each)
+
+    def _group(self, key: Hashable) -> dict[tuple, int]:
+        counts = self._groups.get(key)
+        if counts is None:
+            counts = self._groups[key] = (self._load(key) or {}) if self._load is not None else {}
+        return counts
+
+    def add(self, rows: Iterable[tuple], times: int = 1) -> None:
+        groups, changed = self._groups, self.changed
+        for row in rows:  # (plain dicts: a Counter's Python-level __missing__ doubled the time of a new process)
+            key = row[0]
+            counts = groups.get(key)
+            if counts is None:
+                counts = self._group(key)
+            value = row[1:]
+            left = counts.get(value, 0) + times
+            if left > 0:
+                counts[value] = left
+            else:
+                counts.pop(value, None)
+            changed.add(key)
+        self.version += 1
+
+    def remove(self, rows: Iterable[tuple]) -> None:
+        self.add(rows, -1)
+
+    def get(self, key: Hashable) -> Mapping[tuple, int]:
+        """value → how many rows of the project have it under `key` (empty when none)."""
+        counts = self._groups.get(key)
+        return counts if counts is not None else self._group(key)
+
+    def groups(self, keys: Iterable[Hashable] | None = None) -> dict[Hashable, dict[tuple, int]]:
+        """The groups of `keys` (every group in memory when None), an empty one for a key that has no rows."""
+        return {key: self.get(key) for key in (self._groups if keys is None else keys)}
+
+    @property
+    def partial(self) -> bool:
+        """Whether only the groups read so far are in memory (a tally read group by group)."""
+        return self._load is not None
+
+    def take_changed(self) -> set[Hashable]:
+        changed, self.changed = self.changed, set()
+        return changed
+
+    def __eq__(self, other: object) -> bool:
+        """Same rows (for tallies held whole in memory)."""
+        return isinstance(other, Tally) and ({k: v for k, v in self._groups.items() if v} ==
+                                             {k: v for k, v in other._groups.items() if v})
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def tally(project: Project, name: str, of: Callable[[ParsedFile], Iterable[tuple]]) -> Tally:
+    """The `Tally` of the rows `of(parse)` of every module. A language lists such functions in its `facets` (name →
+    function of one parse); the pipeline keeps their rows in its compact index and their tallies up to date, and
+    its project mapping answers with those (ingest.project), so a project-wide table needs no parse loaded and no
+    rebuild after a change. Any other mapping gets one built from every module."""
+    kept = getattr(project, "tally", None)
+    if kept is not None:
+        return kept(name, of)
+    return Tally(of(parsed) for parsed in project.values())

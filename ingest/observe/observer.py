@@ -22,6 +22,7 @@ replaced, the rest kept) and `changed`.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import tempfile
 import time
@@ -118,6 +119,7 @@ def observe(store: Store, path: Path | None = None, repo: str | None = None, com
             report.notes.append("nothing the observed tests ran has changed since they were observed")
             report.seconds = round(time.perf_counter() - began, 3)
             return report
+    made = _missing(work_dir)
     work = Path(tempfile.mkdtemp(prefix=f"observe-{name}-", dir=_ensure(work_dir)))
     try:
         listing = work / "files.tsv"
@@ -135,8 +137,20 @@ def observe(store: Store, path: Path | None = None, repo: str | None = None, com
         _store(store, name, root, trace, report, plan, files)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+        for folder in made:  # the folders made for the work dir (the project's `.kg/observe`) go when empty
+            with contextlib.suppress(OSError):
+                folder.rmdir()
     report.seconds = round(time.perf_counter() - began, 3)
     return report
+
+
+def _missing(folder: Path | None) -> list[Path]:
+    """`folder` and those of its parents that do not exist yet, innermost first."""
+    missing = []
+    while folder is not None and not folder.exists() and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    return missing
 
 
 def _ensure(folder: Path | None) -> str | None:

@@ -12,14 +12,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kg.errors import InputError, shorten
-from kg.navigate import names, reach, value_uses
-from kg.navigate.catalog import describe
+from kg.navigate import names, reach
 from kg.navigate.evidence import EVIDENCE, combine
-from kg.navigate.name_dispatch import mark_dispatched
-from kg.navigate.targets import Target, elsewhere_notes, pick_repo, repo_here, resolve, resolve_all
-from kg.source_files import read_source
+from kg.navigate.targets import (
+    REPO_HINT,
+    Target,
+    at_line,
+    elsewhere_notes,
+    pick_repo,
+    repo_at,
+    repo_here,
+    resolve,
+    resolve_all,
+    resolve_rows,
+)
+from kg.unfinished import note_for, require_finished, unfinished_notes
 
 if TYPE_CHECKING:
+    from kg.navigate import value_uses
     from kg.store import Store  # the driver is imported only where a Store is made (kg.graph)
 
 MAX_DEPTH = 10  # the bound written into the queries' patterns
@@ -89,34 +99,113 @@ def _depth(depth: int) -> int:
     return depth
 
 
-def _symbol(store: Store, text: str, repo: str | None, question: str) -> Target:
-    target = resolve(store, text, repo)
-    if target.is_module:
-        raise InputError(f"{target.qname} is a module; {question} needs a function, method or class "
-                         f"(try `kg impact {target.path}`)")
-    return target
-
-
 def callers(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
             limit: int | None = 50, evidence: str = "all") -> Answer:
     """Who calls `symbol`, each caller once at its shortest distance with its strongest chain (see reach.py)."""
-    target = _symbol(store, symbol, repo, "callers")
-    starts = store.read("reach/start", repo=target.repo, qname=target.qname)
-    rows, total = _walked(store, "callers", target.repo, starts, "in", depth, min_confidence, limit, evidence)
+    (target,), rows, total, unfinished = _answer(store, "callers", [symbol], repo, depth, min_confidence, limit,
+                                                 evidence)
     return Answer(f"callers of {target.qname} (depth ≤ {depth})", ["depth", "caller", "kind", "call_path", "call_line",
                   "path", "line", "calls", "resolution", "confidence"], rows, total, limit, "callers",
-                  elsewhere_notes([target]), target=target, at_least=False)
+                  elsewhere_notes([target]) + unfinished, target=target, at_least=False)
 
 
 def callees(store: Store, symbol: str, repo: str | None = None, depth: int = 1, min_confidence: float = 0.0,
             limit: int | None = 50, evidence: str = "all") -> Answer:
     """What `symbol` calls, each callee once at its shortest distance with its strongest chain (see reach.py)."""
-    target = _symbol(store, symbol, repo, "callees")
-    starts = store.read("reach/start", repo=target.repo, qname=target.qname)
-    rows, total = _walked(store, "callees", target.repo, starts, "out", depth, min_confidence, limit, evidence)
+    (target,), rows, total, unfinished = _answer(store, "callees", [symbol], repo, depth, min_confidence, limit,
+                                                 evidence)
     return Answer(f"callees of {target.qname} (depth ≤ {depth})", ["depth", "callee", "kind", "call_path",
                   "call_line", "from", "path", "line", "resolution", "confidence"], rows, total, limit, "callees",
-                  elsewhere_notes([target]), target=target, at_least=False)
+                  elsewhere_notes([target]) + unfinished, target=target, at_least=False)
+
+
+def _answer(store: Store, question: str, texts: list[str], repo: str | None, depth: int, min_confidence: float,
+            limit: int | None, evidence: str, one_request: bool = True
+            ) -> tuple[list[Target], list[dict[str, Any]], int, list[str]]:
+    """The targets `texts` name and the rows of `question` (callers, callees, impact) about them, cut to `limit`,
+    how many there were, and the note when the repository's last ingest did not finish: in one request
+    (queries/reach/answer.cypher), which looks the names up, walks and shapes. Its choice of symbols is checked
+    against kg.navigate.targets (which raises the errors for unknown and ambiguous names); a `path:line`, a choice
+    it made otherwise or `one_request=False` walks a step at a time."""
+    _cut([], limit)  # a limit below 1 is refused before anything is read
+    texts = [t.strip() for t in texts]
+    types = ("CALLS", "IMPORTS", "INHERITS") if question == "impact" else ("CALLS",)
+    located = not one_request or any(not t or at_line(t) for t in texts)
+    row = None if located else store.read(
+        "reach/answer", symbols=texts, repo=repo, here=_cwd(), question=question, depth=_depth(depth),
+        types=list(types), min_confidence=min_confidence, evidence=_edges(evidence),
+        limit=limit)[0]
+    if row is None:
+        targets = _one_repo(resolve_all(store, texts, repo), question)
+    else:
+        here = repo_at(row["repos"] or [])
+        targets = _one_repo([resolve_rows(store, t, c, repo, here[0] if here else None)
+                             for t, c in zip(texts, row["candidates"], strict=True)], question)
+    name = {"callers": "caller", "callees": "callee", "impact": "dependent"}[question]
+    if row is not None and [(p["repo"], p["qname"]) for p in row["picks"]] == [(t.repo, t.qname) for t in targets]:
+        rows = [_SHAPES[question](f) for f in row["found"]]
+        rows.sort(key=lambda r: (r["depth"], -r["confidence"], r[name] or ""))
+        return targets, rows, row["total"], _unfinished_in(row["repos"], targets[0].repo)
+    # The walk a step at a time: a request per step (reach.py), for what the query above could not pick
+    repo = targets[0].repo
+    qnames = [t.qname for t in targets]
+    starts = store.read("reach/changed", repo=repo, qnames=qnames) if question == "impact" else \
+        store.read("reach/start", repo=repo, qname=qnames[0])
+    rows, total = _walked(store, question, repo, starts, "out" if question == "callees" else "in", depth,
+                          min_confidence, limit, evidence, types)
+    return targets, rows, total, unfinished_notes(store, repo)
+
+
+def _unfinished_in(repos: list[dict[str, Any]], repo: str) -> list[str]:
+    """unfinished_notes from the Repo rows an answer's own request read (`writing`: the mark)."""
+    note = next((note_for(r["repo"], r.get("writing"), r["root"]) for r in repos or [] if r["repo"] == repo), None)
+    return [note] if note else []
+
+
+def _one_repo(targets: list[Target], question: str) -> list[Target]:
+    """Callers and callees need a symbol; several targets must be in one repository (as resolve_all says)."""
+    repos = sorted({t.repo for t in targets})
+    if len(repos) > 1:
+        raise InputError(f"the symbols belong to different repositories ({', '.join(repos)}): {REPO_HINT}")
+    for target in targets:
+        if question in ("callers", "callees") and target.is_module:
+            raise InputError(f"{target.qname} is a module; {question} needs a function, method or class "
+                             f"(try `kg impact {target.path}`)")
+    return targets
+
+
+def _cwd() -> str:
+    """The current folder as repo_at sees it (resolved), "" when it was deleted (text either way: Neo4j plans a
+    query once per set of parameter types, and planning the composed answers costs far more than running them)."""
+    try:
+        return str(Path.cwd().resolve())
+    except OSError:
+        return ""
+
+
+def _caller_row(f: dict[str, Any]) -> dict[str, Any]:
+    return {"depth": f["depth"], "caller": f["qname"], "kind": f["kind"] or "module", "call_path": f["path"],
+            "call_line": f["line"], "path": f["path"], "line": f["start_line"] or 1, "calls": f["via"],
+            "resolution": f["resolution"], "confidence": f["weakest"]}
+
+
+def _callee_row(f: dict[str, Any]) -> dict[str, Any]:
+    return {"depth": f["depth"], "callee": f["name"],
+            "kind": f["kind"] or ("external" if f["external"] else "module"), "call_path": f["via_path"],
+            "call_line": f["line"], "from": f["via"], "path": f["path"],
+            "line": None if f["external"] else f["start_line"] or 1, "resolution": f["resolution"],
+            "confidence": f["weakest"]}
+
+
+def _dependent_row(f: dict[str, Any]) -> dict[str, Any]:
+    observed, depth = f["observed"], f["depth"]
+    kind = "static" if not observed else "observed" if observed == depth else "static+observed"
+    return {"depth": depth, "dependent": f["qname"], "kind": f["kind"] or "module", "path": f["path"],
+            "line": f["start_line"], "via": f["types"], "reaches": f["reaches"], "confidence": f["weakest"],
+            "evidence": kind + (" (stale)" if f["stale"] else "")}
+
+
+_SHAPES = {"callers": _caller_row, "callees": _callee_row, "impact": _dependent_row}
 
 
 def _walked(store: Store, question: str, repo: str, starts: list[dict[str, str]], direction: reach.Direction,
@@ -134,36 +223,67 @@ def _walked(store: Store, question: str, repo: str, starts: list[dict[str, str]]
 
 def impact(store: Store, symbols: list[str], repo: str | None = None, depth: int = 5, min_confidence: float = 0.0,
            limit: int | None = 100, evidence: str = "all") -> Answer:
-    targets = resolve_all(store, symbols, repo)
-    return impact_of(store, targets, depth, min_confidence, limit, evidence)
+    targets, rows, total, unfinished = _answer(store, "impact", symbols, repo, depth, min_confidence, limit, evidence)
+    return _impact_answer(targets, rows, total, depth, limit, unfinished)
 
 
 def impact_of(store: Store, targets: list[Target], depth: int = 5, min_confidence: float = 0.0,
               limit: int | None = 100, evidence: str = "all") -> Answer:
+    """`impact` of targets resolved already (`kg changes`: the symbols a diff touches)."""
     if not targets:
         return Answer("impact of nothing", [], [], 0, limit, "dependents")
     repo = targets[0].repo
     starts = store.read("reach/changed", repo=repo, qnames=[t.qname for t in targets])
     rows, total = _walked(store, "impact", repo, starts, "in", depth, min_confidence, limit, evidence,
                           types=("CALLS", "IMPORTS", "INHERITS"))
+    return _impact_answer(targets, rows, total, depth, limit, unfinished_notes(store, repo))
+
+
+def _impact_answer(targets: list[Target], rows: list[dict[str, Any]], total: int, depth: int,
+                   limit: int | None, unfinished: list[str]) -> Answer:
     names = ", ".join(t.qname for t in targets[:3]) + (f" and {len(targets) - 3} more" if len(targets) > 3 else "")
     return Answer(f"impact of {names} (depth ≤ {depth})", ["depth", "dependent", "kind", "path", "line", "via",
-                  "reaches", "confidence", "evidence"], rows, total, limit, "dependents", elsewhere_notes(targets),
+                  "reaches", "confidence", "evidence"], rows, total, limit, "dependents",
+                  elsewhere_notes(targets) + unfinished,
                   target=targets[0] if len(targets) == 1 else None, at_least=False)
 
 
 def call_path(store: Store, source: str, target: str, repo: str | None = None, depth: int = 6,
-              limit: int | None = 3, evidence: str = "all") -> Answer:
-    a, b = resolve_all(store, [source, target], repo)
+              limit: int | None = 3, evidence: str = "all", one_request: bool = True) -> Answer:
+    """The shortest call paths from `source` to `target`: in one request (queries/call_path_answer.cypher) whose
+    choice of symbols is checked as `_answer` checks it; a `path:line` or another choice resolves first."""
+    texts, depth, evidence = [source.strip(), target.strip()], _depth(depth), _edges(evidence)
+    fetched = ALL if limit is None else max(_positive(limit), FETCH_CAP)
+    row = None
+    if one_request and all(t and not at_line(t) for t in texts):
+        row = store.read("call_path_answer", symbols=texts, repo=repo, here=_cwd(), depth=depth, evidence=evidence,
+                         limit=fetched)[0]
+        here = repo_at(row["repos"] or [])
+        a, b = _one_repo([resolve_rows(store, t, c, repo, here[0] if here else None)
+                          for t, c in zip(texts, row["candidates"], strict=True)], "path")
+    else:
+        a, b = resolve_all(store, texts, repo)
     for t in (a, b):
         if t.is_module:
             raise InputError(f"{t.qname} is a module; a call path joins functions, methods or classes")
-    rows, total = fetch(store, "call_path", limit, repo=a.repo, source=a.qname, target=b.qname, depth=_depth(depth),
-                        evidence=_edges(evidence))
+    if row is not None and [(p["repo"], p["qname"]) for p in row["picks"]] == [(a.repo, a.qname), (b.repo, b.qname)]:
+        # a map's keys come back in no set order: the columns in call_path's order, as --json printed them
+        found = [{"length": p["length"], "confidence": p["confidence"], "steps": p["steps"]} for p in row["paths"]]
+        rows, total = (found if limit is None else found[:limit]), len(found)
+    else:
+        rows, total = fetch(store, "call_path", limit, repo=a.repo, source=a.qname, target=b.qname, depth=depth,
+                            evidence=evidence)
     notes = elsewhere_notes([a, b] if a.qname != b.qname else [a])
+    notes += _unfinished_in(row["repos"], a.repo) if row is not None else unfinished_notes(store, a.repo)
     notes += [] if rows else [f"{a.qname} does not reach {b.qname} through calls within {depth} steps"]
     return Answer(f"call paths {a.qname} → {b.qname}", ["length", "confidence", "steps"], rows, total, limit,
                   "paths", notes, target=b)
+
+
+def _positive(limit: int) -> int:
+    if limit < 1:
+        raise InputError(f"limit must be at least 1, not {limit}")
+    return limit
 
 
 def tests_for(store: Store, symbols: list[str], repo: str | None = None, depth: int = 8, limit: int | None = 100,
@@ -189,7 +309,8 @@ def tests_for_targets(store: Store, targets: list[Target], depth: int = 8, limit
     names = ", ".join(t.qname for t in targets[:3]) + (f" and {len(targets) - 3} more" if len(targets) > 3 else "")
     return Answer(f"tests for {names} ({evidence} evidence, static depth ≤ {depth})",
                   ["test", "evidence", "distance", "confidence", "calls", "how"], _cut(chosen.rows, limit),
-                  len(chosen.rows), limit, "tests", elsewhere_notes(targets) + chosen.notes,
+                  len(chosen.rows), limit, "tests",
+                  elsewhere_notes(targets) + unfinished_notes(store, repo) + chosen.notes,
                   target=targets[0] if len(targets) == 1 else None)
 
 
@@ -229,9 +350,12 @@ def dead_code(store: Store, repo: str | None = None, include_maybe: bool = False
     """Unused functions, methods and classes, each with why and how sure. Public API (`public`) and uncertain cases
     (`maybe`) are counted in the notes and listed only when asked for."""
     name = pick_repo(store, repo)
+    require_finished(store, name, "dead code")  # a missing call edge would make its callee look unused
     rows = settle_properties(store, name, store.read("dead_code", repo=name,
                                                      limit=FETCH_CAP if limit is not None else ALL))
     rows = drop_used_by_name(store, name, rows)
+    from kg.navigate.name_dispatch import mark_dispatched  # ast and the files: only dead code reads them
+
     rows = mark_dispatched(store, name, _repo_root(store, name), rows)
     rows.sort(key=lambda r: (_STATUS_ORDER[r["status"]], r["path"], r["line"]))
     shown = {"dead"} | ({"public"} if include_public else set()) | ({"maybe"} if include_maybe else set())
@@ -280,6 +404,8 @@ def drop_used_by_name(store: Store, repo: str, rows: list[dict[str, Any]]) -> li
     root = _repo_root(store, repo)
     if root is None or not rows:
         return rows
+    from kg.navigate import value_uses  # tokenize: only dead code reads the files
+
     candidates: dict[str, list[value_uses.Candidate]] = {}
     for r in rows:
         candidates.setdefault(r["path"], []).append(_candidate(r))
@@ -288,6 +414,8 @@ def drop_used_by_name(store: Store, repo: str, rows: list[dict[str, Any]]) -> li
 
 
 def _candidate(row: dict[str, Any]) -> value_uses.Candidate:
+    from kg.navigate import value_uses
+
     start = row["line"] or 0
     return value_uses.Candidate(row["symbol"].rsplit(".", 1)[-1], row["kind"], start,
                                 start + max((row.get("lines") or 1) - 1, 0))
@@ -307,6 +435,8 @@ def read_as_attributes(store: Store, repo: str, names: set[str]) -> set[str] | N
     root = _repo_root(store, repo)
     if root is None:
         return None
+    from kg.source_files import read_source
+
     pending = set(names)
     for row in store.read("ingest/file_hashes", repo=repo):
         if row["kind"] != "code" or not pending:
@@ -370,6 +500,8 @@ def module_summary(store: Store, module: str, repo: str | None = None, limit: in
 
 def run_query(store: Store, name: str, params: dict[str, Any], limit: int | None = 100) -> Answer:
     """Any named query, read-only, with its parameters checked against what the file uses."""
+    from kg.navigate.catalog import describe  # every query file read: only `kg query` needs it
+
     info = describe(name)
     given = dict(params)
     if "limit" in info.used and "limit" not in given:

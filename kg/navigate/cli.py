@@ -13,10 +13,9 @@ from rich.text import Text
 from kg.cli import Context, emit_json, json_option, out, pass_context
 from kg.errors import InputError, shorten
 from kg.navigate import answers
-from kg.navigate.catalog import catalog
 from kg.navigate.evidence import EVIDENCE, pytest_ids
 from kg.navigate.render import table
-from kg.render import clean, echo
+from kg.render import clean, echo, inline
 
 repo_option = click.option("--repo", help="Repository to look in when several are ingested.")
 
@@ -138,7 +137,7 @@ def tests_for(ctx: Context, symbols: tuple[str, ...], depth: int, evidence: str,
     if as_pytest:
         ids = pytest_ids(answer.rows)
         if ids:
-            echo("\n".join(ids))
+            echo("\n".join(inline(i) for i in ids))
         else:  # stdout stays empty for `pytest $(kg tests-for …)`; a person still learns why nothing came
             click.echo(f"no test reaches {shorten(', '.join(symbols))} ({evidence} evidence, depth ≤ {depth}): "
                        "`kg tests-for` without --pytest says more", err=True)
@@ -223,6 +222,8 @@ def query(ctx: Context, name: str | None, params: tuple[str, ...], list_queries:
           limit: int | None, as_json: bool) -> None:
     """Run the named query NAME (a file in queries/) read-only, e.g. kg query callers --param repo=shop ..."""
     if list_queries or not name:
+        from kg.navigate.catalog import catalog
+
         infos = catalog(include_internal)
         if as_json:
             return emit_json([{"name": i.name, "summary": i.summary, "params": list(i.used)} for i in infos])
@@ -269,7 +270,7 @@ def changes(ctx: Context, path: Path | None, since: str | None, staged: bool, re
         click.echo(clean(f"warning: {report.warning()}"), err=True)
     if as_pytest:
         if report.pytest_args():
-            echo("\n".join(report.pytest_args()))
+            echo("\n".join(inline(a) for a in report.pytest_args()))
         return None
     if not report.changed:
         out.print(f"no changed code in {report.repo} ({report.root})", highlight=False)

@@ -117,14 +117,17 @@ _FOR_MCP = [
     (re.compile(r"ingest one first \(`kg ingest PATH`\)"), "ask the user to ingest one (`kg ingest PATH`)"),
     (re.compile(r"check NEO4J_URI"), "ask the user to check NEO4J_URI where `kg mcp` runs"),
     (re.compile(r"(?<!run )(`kg (?:server|ingest)[^`]*`)"), r"the user can run \1"),
-    (re.compile(r"--(repo|limit|depth|since|staged|why)\b"), r"the `\1` argument"),
 ]
+_FLAG = re.compile(r"--(repo|limit|depth|since|staged|why)\b")
 
 
 def for_mcp(message: str) -> str:
     """A kg error as an MCP client should read it: what to change in the call, at most MAX_ERROR characters."""
     for pattern, replacement in _FOR_MCP:
         message = pattern.sub(replacement, message)
+    # A flag becomes the MCP argument, except in a quoted command the user is to run (`kg ingest … --repo x`).
+    parts = message.split("`")
+    message = "`".join(_FLAG.sub(r"the `\1` argument", p) if i % 2 == 0 else p for i, p in enumerate(parts))
     return message if len(message) <= MAX_ERROR else message[:MAX_ERROR] + "… (cut)"
 
 
@@ -261,9 +264,10 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
         "Method|Variable; key repo:qname), External; edges: CONTAINS, DEFINES, CALLS/IMPORTS/INHERITS {line, "
         "resolution, confidence}. Only reading queries run: a query starts with MATCH, OPTIONAL MATCH, WITH, "
         "UNWIND, RETURN or CALL; no writes, LOAD CSV, administration commands or procedures beyond db.labels, "
-        "db.schema.* and the full-text/vector index queries. "
-        f"Limits: query up to {MAX_QUERY:,} characters, params up to {MAX_PARAMS:,} characters and {MAX_NESTING} "
-        f"levels deep, `limit` 1–{MAX_LIMIT:,} rows (the query stops there), {UNTRUSTED_TIMEOUT:g} s."))
+        "db.schema.* and the full-text/vector index queries; no reduce() (but over relationships(p)), range() in an "
+        "expression beyond 100,000 elements or nested list comprehensions: the timeout cannot stop those (UNWIND "
+        f"instead). Limits: query up to {MAX_QUERY:,} characters, params up to {MAX_PARAMS:,} characters and "
+        f"{MAX_NESTING} levels deep, `limit` 1–{MAX_LIMIT:,} rows (the query stops there), {UNTRUSTED_TIMEOUT:g} s."))
     def cypher(query: str, params: str = "{}", limit: int = 50) -> str:
         checked(limit)
         checked_text("query", query, MAX_QUERY)

@@ -8,6 +8,7 @@ from rich.console import Group
 from rich.text import Text
 
 from kg.navigate.answers import Answer
+from kg.render import inline
 
 
 def cell(value: Any) -> str:
@@ -35,7 +36,7 @@ def table(answer: Answer, width: int = 160) -> Group:
 
     parts: list[Any] = []
     if answer.rows:
-        t = Table(title=Text(answer.title), show_edge=False, title_justify="left")
+        t = Table(title=Text(inline(answer.title)), show_edge=False, title_justify="left")
         columns = shown_columns(answer.columns)
         cells = [[value(row, c) for c, _ in columns] for row in answer.rows]
         keep = max(12, min(_KEEP, width // max(1, len(columns))))
@@ -50,9 +51,9 @@ def table(answer: Answer, width: int = 160) -> Group:
             t.add_row(*(Text(v) for v in row_cells))
         parts.append(t)
     else:
-        parts.append(Text(f"{answer.title}: none", style="yellow"))
+        parts.append(Text(f"{inline(answer.title)}: none", style="yellow"))
     for note in answer.notes + ([answer.truncation_note()] if answer.truncated else []):
-        parts.append(Text(note, style="dim"))
+        parts.append(Text(inline(note), style="dim"))
     return Group(*parts)
 
 
@@ -73,22 +74,23 @@ def shown_columns(columns: list[str]) -> list[tuple[str, str]]:
 
 
 def value(row: dict[str, Any], column: str) -> str:
-    """One cell: a merged place as `path:line`, anything else as `cell` shows it."""
+    """One cell on one line (kg.render.inline): a merged place as `path:line`, anything else as `cell` shows it."""
     if column in _PLACES and _PLACES[column] in row:
         path, line = row.get(column), row.get(_PLACES[column])
         if path is None:
             return ""
-        return f"{path}:{line}" if line is not None else str(path)
-    return cell(row.get(column))
+        return inline(f"{path}:{line}" if line is not None else str(path))
+    return inline(cell(row.get(column)))
 
 
 def compact(answer: Answer) -> str:
     """The answer as a header line, a tab-separated table and notes: what an agent reads in few tokens."""
-    lines = [f"{answer.title}: {answer.truncation_note() if answer.truncated else f'{answer.total} {answer.noun}'}"]
+    count = answer.truncation_note() if answer.truncated else f"{answer.total} {answer.noun}"
+    lines = [inline(f"{answer.title}: {count}")]
     if answer.rows:
         columns = [(c, h) for c, h in shown_columns(answer.columns)
                    if any(row.get(c) not in (None, "", []) for row in answer.rows)]
         lines.append("\t".join(h for _, h in columns))
         lines += ["\t".join(value(row, c) for c, _ in columns) for row in answer.rows]
-    lines += answer.notes
+    lines += [inline(note) for note in answer.notes]
     return "\n".join(lines)

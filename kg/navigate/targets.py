@@ -7,6 +7,7 @@ tool errors.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 _PATH_LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+)$")
 _MAX_CANDIDATES = 20
 _SUGGESTIONS = 3
+CANDIDATE_ROWS = _MAX_CANDIDATES * 5  # find_symbol rows read for one name
 # Errors name CLI flags and commands; kg.navigate.mcp_server rewrites them into MCP arguments and tools.
 REPO_HINT = "pass --repo"
 
@@ -72,11 +74,18 @@ def resolve(store: Store, text: str, repo: str | None = None, here: object = _UN
     text = text.strip()
     if not text:
         raise InputError("empty symbol name: give a dotted name (Cart.checkout), a file path or path:line")
-    located = _PATH_LINE.match(text)
+    located = at_line(text)
     if located:
         return _at_line(store, located["path"], int(located["line"]), repo, text, here)
-    rows = store.read("find_symbol", symbol=text, repo=repo, limit=_MAX_CANDIDATES * 5)
-    candidates = [_target(r) for r in rows]
+    return resolve_rows(store, text, store.read("find_symbol", symbol=text, repo=repo, limit=CANDIDATE_ROWS), repo,
+                        here)
+
+
+def resolve_rows(store: Store, text: str, rows: list[dict], repo: str | None = None, here: object = _UNKNOWN) -> Target:
+    """`resolve` for a dotted name or file path whose `find_symbol` rows (`rows`) were read already (by a query
+    that also answers the question: queries/reach/answer.cypher); the store is read only for an error's hints."""
+    # by repository and name, as find_symbol means to list them (its ORDER BY sorts only its UNION's last part)
+    candidates = sorted((_target(r) for r in rows), key=lambda c: (c.repo, c.qname, c.kind, c.path))
     exact = [c for c in candidates if c.qname == text or c.path == text]
     if exact:
         candidates = exact
@@ -90,6 +99,11 @@ def resolve(store: Store, text: str, repo: str | None = None, here: object = _UN
             return symbols[0]  # a package variable and its module share a dotted name: the symbol is meant
         raise AmbiguousName(text, candidates)
     return candidates[0]
+
+
+def at_line(text: str) -> re.Match[str] | None:
+    """`path:line` (a place, not a name) or None."""
+    return _PATH_LINE.match(text.strip())
 
 
 def not_found(store: Store, text: str, repo: str | None) -> str:
@@ -179,11 +193,16 @@ def repo_here(store: Store, here: Path | None = None) -> str | None:
 
 
 def _at_line(store: Store, path: str, line: int, repo: str | None, text: str, here: object) -> Target:
-    modules = [_target(r) for r in store.read("find_symbol", symbol=path, repo=repo, limit=50)
-               if r["kind"] == "module" and r["path"] == path]
+    modules = _modules_at(store, path, repo)
+    if not modules:  # an editor's or a traceback's path: absolute, or relative to the current folder
+        for name, stored in _under_a_root(store, path, repo):
+            path, modules = stored, _modules_at(store, stored, name)
+            if modules:
+                break
     if not modules:
         where = f" of {shorten(repo)}" if repo else ""
-        raise InputError(f"no file {shorten(path)} in the graph{where}: check the path (relative to the ingested root)")
+        raise InputError(f"no file {shorten(path)} in the graph{where}: check the path (relative to the ingested "
+                         "root or to the current folder, or absolute)")
     if repo is None:
         modules = _prefer_here(store, modules, here)
     if len(modules) > 1:
@@ -196,6 +215,26 @@ def _at_line(store: Store, path: str, line: int, repo: str | None, text: str, he
         raise InputError(f"{shorten(path)} has {row['end_line']:,} lines in the graph, so line {line:,} is past its "
                          "end: check the line (or re-ingest the file if it grew)")
     return Target(module.repo, row["qname"], row["kind"], path, row["start_line"], row["end_line"], module.elsewhere)
+
+
+def _modules_at(store: Store, path: str, repo: str | None) -> list[Target]:
+    return [_target(r) for r in store.read("find_symbol", symbol=path, repo=repo, limit=50)
+            if r["kind"] == "module" and r["path"] == path]
+
+
+def _under_a_root(store: Store, path: str, repo: str | None) -> list[tuple[str, str]]:
+    """(repository, path relative to its ingested root) for each repository whose root holds `path` taken as
+    absolute or relative to the current folder; the innermost root first."""
+    try:
+        full = Path(os.path.abspath(path)).resolve()
+    except (OSError, ValueError):
+        return []
+    found = []
+    for row in store.read("repos"):
+        root = Path(row["root"]) if row["root"] else None
+        if root is not None and (repo is None or row["repo"] == repo) and root in full.parents:
+            found.append((len(root.parts), row["repo"], full.relative_to(root).as_posix()))
+    return [(name, stored) for _, name, stored in sorted(found, reverse=True)]
 
 
 def _target(row: dict) -> Target:

@@ -41,7 +41,7 @@ def used_by_name(text: str, candidates: Iterable[Candidate]) -> set[Candidate]:
     by_name: dict[str, list[Candidate]] = {}
     for c in candidates:
         by_name.setdefault(c.name, []).append(c)
-    again = _named_again(text, set(by_name))
+    again = _named_again(text, by_name)
     by_name = {name: found for name, found in by_name.items() if name in again}
     if not by_name:
         return set()  # most candidates: named once, where they are defined (tokenizing costs ~10 ms a file)
@@ -82,16 +82,23 @@ def used_by_name(text: str, candidates: Iterable[Candidate]) -> set[Candidate]:
     return used
 
 
-def _named_again(text: str, names: set[str]) -> set[str]:
-    """Which of `names` occur as a word, not after a dot, more than once in `text` (their definition is one), or as
-    `self.name` / `cls.name` not called (a bound method handed on). One
-    pass over the text: a pattern of every name, or a search per name, cost 74 s on a 1.7 MB file of 60,000."""
+def _named_again(text: str, by_name: dict[str, list[Candidate]]) -> set[str]:
+    """Which names the text may use, a superset the tokens then decide: a word not after a dot other than a
+    `def`/`class` statement's name (many classes of a file define a `get`), or `self.name` / `cls.name` not called
+    (a bound method handed on). A method's bare name counts only inside a wrapper's brackets, so in a file without a
+    wrapper call only its bound use is looked for. One pass over the text: a pattern of every name, or a search per
+    name, cost 74 s on a 1.7 MB file of 60,000."""
     words = Counter(_WORD.findall(text))
+    words.subtract(_DEFINED.findall(text))
     bound = set(_BOUND_VALUE.findall(text))
-    return {n for n in names if words[n] > 1 or n in bound}
+    wrapped = _WRAPPER_CALL.search(text) is not None
+    return {name for name, found in by_name.items()
+            if name in bound or (words[name] > 0 and (wrapped or any(c.kind != "method" for c in found)))}
 
 
 _WORD = re.compile(r"(?<![\w.])[^\W\d]\w*")
+_DEFINED = re.compile(r"(?<![\w.])(?:def|class)\s+([^\W\d]\w*)")
+_WRAPPER_CALL = re.compile(r"\b(?:staticmethod|classmethod|property|cached_property)\s*\(")  # functools.… too
 _SELF = frozenset({"self", "cls"})
 _BOUND_VALUE = re.compile(r"(?<![\w.])(?:self|cls)\s*\.\s*([^\W\d]\w*)\b(?!\s*\()")  # not called: a value
 

@@ -21,7 +21,9 @@ the day's budgets (`.agent/budget.yaml`); each context is recorded so those can 
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections import defaultdict
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -35,6 +37,7 @@ from kg.retrieve.search import Retrieval, retrieve
 from kg.source_files import read_source
 from kg.store import Store
 from kg.tokens import Tokenizer
+from kg.unfinished import unfinished_notes
 
 MAX_CODE_LINES = 60  # lines of one symbol's source; a longer body is cut with a note
 CODE_SYMBOLS = 6  # symbols whose source is shown
@@ -94,9 +97,13 @@ def build(store: Store, repo: str, text: str, task_type: str = "modify", *, budg
     limits = limits or Budget()
     tok = tokenizer or Tokenizer()
     key = task or task_key(text)
-    room, alerts = _room(store, limits, key, budget)
-    found = retrieve(store, repo, text, **retrieve_options)
-    context = TaskContext(repo, task_type, room, found, alerts=alerts, notes=ranking_notes(found))
+    with ThreadPoolExecutor(2) as pool:  # the budgets left and the ingest's mark are asked while the ranking is made
+        left = pool.submit(_room, store, limits, key, budget)
+        unfinished = pool.submit(unfinished_notes, store, repo)
+        found = retrieve(store, repo, text, **retrieve_options)
+        room, alerts = left.result()
+    context = TaskContext(repo, task_type, room, found, alerts=alerts,
+                          notes=unfinished.result() + ranking_notes(found))
     strategy = orchestrator.strategy(task_type)
     _fit(store, context, strategy, orchestrator, tok)
     if record:
@@ -142,7 +149,7 @@ def _fit(store: Store, context: TaskContext, strategy: Strategy, orchestrator: O
     loader = _Loader(store, context, strategy.load)
     steps = list(orchestrator.degrade)
     while True:
-        sections = [s for s in (loader.section(name, level) for name in strategy.load) if s is not None]
+        sections = [s for s in loader.sections(strategy.load, level) if s is not None]
         context.sections = [Section(name, text, tok.count(text)) for name, text in sections]
         if context.tokens <= context.budget or not steps:
             break
@@ -206,18 +213,32 @@ def _cut(context: TaskContext, tok: Tokenizer) -> None:
 
 class _Loader:
     """Renders each section from the graph (and the repository's files for code), caching what it read, so the
-    degradation loop re-renders without asking twice."""
+    degradation loop re-renders without asking twice. The sections are rendered at once (their queries are
+    independent round trips), each read made once even when two sections need it."""
 
     def __init__(self, store: Store, context: TaskContext, load: tuple[str, ...]) -> None:
         self.store = store
         self.c = context
         self.load = load
-        self._cache: dict[Any, Any] = {}
+        self._cache: dict[Any, Future[Any]] = {}
+        self._lock = threading.Lock()
 
     def _once(self, key: Any, make: Any) -> Any:
-        if key not in self._cache:
-            self._cache[key] = make()
-        return self._cache[key]
+        with self._lock:
+            slot = self._cache.get(key)
+            mine = slot is None
+            if slot is None:
+                slot = self._cache[key] = Future()
+        if mine:
+            try:
+                slot.set_result(make())
+            except BaseException as e:
+                slot.set_exception(e)
+        return slot.result()
+
+    def sections(self, names: tuple[str, ...], level: _Level) -> list[tuple[str, str] | None]:
+        with ThreadPoolExecutor(max_workers=len(names) or 1) as pool:
+            return list(pool.map(lambda name: self.section(name, level), names))
 
     def files(self, level: _Level) -> list[RankedFile]:
         return self.c.files[: level.files]
@@ -299,7 +320,7 @@ class _Loader:
         for r in rows:
             if any(q.startswith(r["qname"] + ".") for q in shown_names):
                 continue  # a class whose matching methods are shown: its whole body would repeat them
-            lines = _read_lines(base, r["path"], r["line"], r["end_line"]) if base else None
+            lines = self._lines(base, r["path"], r["line"], r["end_line"]) if base else None
             if lines is None:
                 continue
             shown = lines[:MAX_CODE_LINES]
@@ -308,6 +329,11 @@ class _Loader:
         if len(out) > 1:
             return "\n".join(out)
         return "" if "summaries" in self.load else self._summaries(level)  # no source to show: the interface
+
+    def _lines(self, root: Path, path: str, start: int, end: int | None) -> list[str] | None:
+        """Lines of a file as it is now, each file read once per context (its matched symbols often share one)."""
+        lines = self._once(("source", path), lambda: _read_lines(root, path))
+        return None if lines is None else lines[max(start - 1, 0): end or start]
 
     def _repo_root(self) -> Path | None:
         def read() -> Path | None:
@@ -400,13 +426,11 @@ class _Loader:
         return "## Recent changes to these files\n" + log.strip() if log.strip() else ""
 
 
-def _read_lines(root: Path, path: str, start: int, end: int | None) -> list[str] | None:
-    """Lines of a file as it is now, read as dead code reads them (kg.source_files): never through a link (a file
-    committed as a link to /etc/passwd was shown to the model as code), a FIFO (it hung) or a huge file."""
+def _read_lines(root: Path, path: str) -> list[str] | None:
+    """The lines of a file as it is now, read as dead code reads them (kg.source_files): never through a link (a
+    file committed as a link to /etc/passwd was shown to the model as code), a FIFO (it hung) or a huge file."""
     text = read_source(root, path)
-    if text is None:
-        return None
-    return text.splitlines()[max(start - 1, 0): end or start]
+    return None if text is None else text.splitlines()
 
 
 # ── budgets ─────────────────────────────────────────────────────────────────────────────────────────────────────

@@ -22,9 +22,11 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import sub
 from typing import Any
 
 from kg.retrieve.text import TaskText
+from kg.retrieve.ties import neighbourhood as ties_of
 from kg.store import Store
 
 SIGNALS = ("names", "fulltext", "bodies", "vectors", "graph")
@@ -192,12 +194,14 @@ def vectors_signal(store: Store, repo: str, vector: list[float], repos: int = 1,
 # ── graph ───────────────────────────────────────────────────────────────────────────────────────────────────────
 
 
-def graph_signal(store: Store, repo: str, seeds: dict[str, float], alpha: float = 0.5) -> SignalRanking:
+def graph_signal(store: Store, repo: str, seeds: dict[str, float], alpha: float = 0.5,
+                 version: object = None) -> SignalRanking:
     """Personalised PageRank from the seed files over their CALLS/IMPORTS/INHERITS ties (both directions: a
-    file that calls into the seeds matters as much as one they call), restarting at the seeds."""
+    file that calls into the seeds matters as much as one they call), restarting at the seeds. `version` (the
+    repository's last ingest) lets a warm process read the ties from memory (kg.retrieve.ties)."""
     if not seeds:
         return SignalRanking("graph", [])
-    rows = store.read("retrieve/neighbourhood", repo=repo, paths=list(seeds))
+    rows = ties_of(store, repo, list(seeds), version)
     ties: dict[str, dict[str, float]] = defaultdict(dict)
     for r in rows:
         w = math.log1p(r["n"])
@@ -218,20 +222,23 @@ def personalized_pagerank(ties: dict[str, dict[str, float]], restart: dict[str, 
     scipy, 100 MB, for this). A node without ties gives its mass back to the restart distribution. Each step
     shrinks the error by `alpha`, so it stops once a step moves the ranks by less than `tolerance` in all."""
     nodes = set(ties) | set(restart) | {b for t in ties.values() for b in t}
-    rank = {n: restart.get(n, 0.0) for n in nodes}
-    out = {n: sum(ties.get(n, {}).values()) for n in nodes}
+    base = {n: (1 - alpha) * restart.get(n, 0.0) for n in nodes}
+    rank = {n: restart.get(n, 0.0) for n in base}
+    out = {n: sum(ties[n].values()) for n in ties}
     for _ in range(iterations):
-        nxt = {n: (1 - alpha) * restart.get(n, 0.0) for n in nodes}
+        nxt = dict(base)
         dangling = 0.0
         for n, r in rank.items():
-            if out[n] == 0:
+            if not out.get(n):
                 dangling += r
                 continue
-            for m, w in ties[n].items():
-                nxt[m] += alpha * r * w / out[n]
+            if r:  # hot loop: adding zeros changes nothing; `ar * w / o` is `alpha * r * w / out[n]`
+                ar, o = alpha * r, out[n]
+                for m, w in ties[n].items():
+                    nxt[m] += ar * w / o
         for n, share in restart.items():
             nxt[n] += alpha * dangling * share
-        moved = sum(abs(nxt[n] - rank[n]) for n in nodes)
+        moved = sum(map(abs, map(sub, nxt.values(), rank.values())))  # both dicts list the nodes in one order
         rank = nxt
         if moved < tolerance:
             break

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kg.errors import InputError
+from kg.errors import InputError, QueryError
 from kg.retrieve import embed
 from kg.retrieve.bodies import bodies_signal
 from kg.retrieve.rank import (
@@ -102,7 +102,8 @@ def retrieve(store: Store, repo: str, text: str, weights: Weights | None = None,
     if "graph" in signals:
         seeds = fuse(rankings, weights)[:GRAPH_SEEDS] if rankings else []
         if seeds:
-            graph, result.ms["graph"] = _timed(lambda: graph_signal(store, repo, {f.path: f.score for f in seeds}))
+            graph, result.ms["graph"] = _timed(lambda: graph_signal(store, repo, {f.path: f.score for f in seeds},
+                                                                   version=status["ingested_at"]))
             rankings.append(graph)
         elif signals == ("graph",):
             result.missing["graph"] = "the graph signal expands from the other signals' hits; it cannot run alone"
@@ -126,8 +127,15 @@ def _vectors(store: Store, repo: str, task: TaskText, status: dict[str, Any],
     model = embedder if embedder is not None else embed.load()
     if isinstance(model, embed.Missing):
         return model.reason
-    dims = index_dims(store)
-    if dims is not None and dims != model.dims:
-        return (f"the stored vectors have {dims} dimensions and the model {model.dims}: run "
-                "`kg ingest PATH --embed` to embed again")
-    return vectors_signal(store, repo, model.embed([task.text])[0], status["repos"])
+    vector = model.embed([task.text])[0]
+    for fresh in (False, True):  # the dimensions are remembered; a refused search asks for them again
+        dims = index_dims(store, fresh)
+        if dims is not None and dims != model.dims:
+            return (f"the stored vectors have {dims} dimensions and the model {model.dims}: run "
+                    "`kg ingest PATH --embed` to embed again")
+        try:
+            return vectors_signal(store, repo, vector, status["repos"])
+        except QueryError:
+            if fresh:
+                raise
+    raise AssertionError("unreachable")

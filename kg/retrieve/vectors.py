@@ -74,13 +74,22 @@ def ensure_indexes(store: Store, dims: int) -> bool:
         store.write("retrieve/embed_clear", dims=dims)
     if rebuilt or len(rows) < 2:
         store.write_statements("retrieve/vector_indexes_create", dims=dims)
+    _dims.pop(store.settings.uri, None)
     return rebuilt
 
 
-def index_dims(store: Store) -> int | None:
-    """The dimensions of the symbol vector index, or None when there is none yet."""
-    rows = {r["name"]: r["dims"] for r in store.read("retrieve/vector_indexes")}
-    return rows.get("symbol_embedding")
+def index_dims(store: Store, fresh: bool = False) -> int | None:
+    """The dimensions of the symbol vector index, or None when there is none yet. Asked once per process and
+    server (a warm process would ask per task otherwise): `fresh` asks again, as a caller does when a vector
+    search refused the task's vector (another process rebuilt the indexes for another model)."""
+    where = store.settings.uri
+    if fresh or _dims.get(where) is None:
+        rows = {r["name"]: r["dims"] for r in store.read("retrieve/vector_indexes")}
+        _dims[where] = rows.get("symbol_embedding")
+    return _dims[where]
+
+
+_dims: dict[str, int | None] = {}  # server → the symbol index's dimensions last seen
 
 
 def sync(store: Store, repo: str, embedder: Embedder, paths: list[str] | None = None,

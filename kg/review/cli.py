@@ -88,6 +88,8 @@ def review(ctx: Context, repo: str | None, output: Path | None, since: str | Non
     out.print(f"[bold]{result.repo}[/]: {result.scope['modules']:,} modules · {len(result.cycles)} import cycles "
               f"({cut} edges to cut) · {len(result.violations)} rule violations · {result.dead_code['total']:,} "
               f"dead-code candidates → {output} in {seconds:.1f} s", highlight=False)
+    if result.changes:
+        echo(compare.summary_line(result.changes))
 
 
 def _earlier(store: Store, repo: str, root: Path, since: str, architecture: rules.Architecture,

@@ -22,6 +22,7 @@ from kg.review import analysis
 from kg.review.history import history
 from kg.review.rules import Architecture, matches
 from kg.store import Store
+from kg.unfinished import require_finished, unfinished_note
 
 FORMAT = "kg-review/1"  # the `kind` of a stored review or baseline; bump when its shape changes incompatibly
 MODEL = 2  # the graph model the review reads (kg.ingest.writer.MODEL): DEPENDS_ON and Module.package
@@ -89,6 +90,7 @@ def target(store: Store, repo: str | None) -> Target:
     name = pick_repo(store, repo)
     row = next(r for r in store.read("repos") if r["repo"] == name)
     if (row.get("model") or 0) < MODEL:
+        require_finished(store, name, "a review")  # a first ingest that died has no model yet either
         raise InputError(f"repository {name!r} was ingested by an older kg (no DEPENDS_ON yet): run "
                          f"`kg ingest {row['root'] or 'PATH'} --repo {name}` again, it rewrites it once")
     return Target(name, Path(row["root"] or "."), row["modules"])
@@ -162,8 +164,12 @@ def collect(store: Store, repo: str | None, rules: Architecture, rules_file: Pat
     coupling_q = Query("review/package_coupling", scope)
     coupling = store.read(coupling_q.name, **coupling_q.params)
 
-    dead = answers.dead_code(store, name, include_maybe=True, include_public=True, limit=answers.FETCH_CAP)
-    dead_rows = [r for r in dead.rows if not any(matches(x, r["path"]) for x in exclude)]
+    unfinished = unfinished_note(store, name)
+    if unfinished:  # a graph missing edges: warn, and list no dead code rather than everything
+        notes.insert(0, f"{unfinished} (dead code is not listed until then)")
+    dead = None if unfinished else answers.dead_code(store, name, include_maybe=True, include_public=True,
+                                                      limit=answers.FETCH_CAP)
+    dead_rows = [r for r in dead.rows if not any(matches(x, r["path"]) for x in exclude)] if dead else []
 
     broken = {m for g in cycles for m in g["modules"]} | {v["source"] for v in violations}
     attention = sorted({h["path"] for h in hot} | {graph.nodes[m]["path"] for m in broken if m in graph})

@@ -159,3 +159,16 @@ def compare(before: dict[str, Any], now: dict[str, Any], label: str) -> dict[str
         "coupling": coupling[:15],
         "hot_entered": [m for m in new_hot if m not in old_hot], "hot_left": [m for m in old_hot if m not in new_hot],
     }
+
+
+def summary_line(changes: dict[str, Any]) -> str:
+    """What `compare` found, in one line for the terminal: `since HEAD~2: rule violations +1 (worse), dead-code
+    candidates -3 (better), 1 module added, 2 grew` — the page and --json have the details."""
+    parts = [f"{c['name']} {c['delta']:+g}" + (f" ({c['verdict']})" if c["verdict"] else "")
+             for c in changes["counts"] if c["delta"] and c["name"] != "modules"]
+    for key, what in (("modules_added", "added"), ("modules_removed", "removed")):
+        if n := len(changes[key]):
+            parts.append(f"{n} module{'s' * (n != 1)} {what}")
+    if n := sum(1 for m in changes["grew"] if m["now"] > m["before"]):
+        parts.append(f"{n} module{'s' * (n != 1)} grew")
+    return f"since {changes['since']}: " + (", ".join(parts) if parts else "no change in what the review counts")

@@ -456,6 +456,17 @@ def test_symbol_resolution(graph: Store) -> None:
         answers.find(graph, "checkout", "nowhere")  # was "none", as if the repository had no such name
 
 
+def test_path_line_as_an_editor_or_a_traceback_gives_it(graph: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """newuser3 #4: only `shop/cart.py:20` (relative to the ingested root) was found; an absolute path and one
+    relative to the current folder said "no file … in the graph"."""
+    monkeypatch.chdir(TINYSHOP / "shop")
+    for given in (f"{TINYSHOP / 'shop' / 'cart.py'}:20", "cart.py:20", "./cart.py:20", "../shop/cart.py:20"):
+        target = resolve(graph, given)
+        assert (target.qname, target.path, target.repo) == ("shop.cart.Cart.checkout", "shop/cart.py", "shop"), given
+    with pytest.raises(InputError, match="relative to the ingested root or to the current folder, or absolute"):
+        resolve(graph, "/nowhere/cart.py:20")
+
+
 def test_queries_run_read_only(graph: Store) -> None:
     with pytest.raises(QueryError, match="refused"):
         answers.run_cypher(graph, "CREATE (:Intruder) RETURN 1 AS one")

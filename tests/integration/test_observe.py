@@ -386,3 +386,13 @@ def test_code_of_a_name_defined_twice_counts_for_its_one_node(store: Store, tmp_
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfE", "--tb=no"],
                          cwd=root, capture_output=True, text=True)
     assert {line.split()[1] for line in run.stdout.splitlines() if line.startswith("FAILED ")} == scaled
+
+
+def test_the_work_folder_inside_the_project_goes_when_the_run_ends(store: Store, project: Path) -> None:
+    """`kg observe` works in the project's `.kg/observe` (ingest/observe/cli.py): newuser3 found it left behind,
+    empty. What the run made is removed; a `.kg` that was there before stays."""
+    observe(store, project, work_dir=project / ".kg" / "observe")
+    assert not (project / ".kg").exists()
+    (project / ".kg").mkdir()
+    observe(store, project, work_dir=project / ".kg" / "observe")
+    assert (project / ".kg").is_dir() and not (project / ".kg" / "observe").exists()

@@ -171,3 +171,34 @@ def test_the_plan_check_alone_refuses_what_the_text_check_also_catches(graph_set
             summary = session.run(f"EXPLAIN {text}").consume()
     with pytest.raises(QueryError, match="refused"):
         check_plan(summary.query_type, summary.plan)
+
+
+UNSTOPPABLE = {  # one row each, evaluated inside one expression: Neo4j's timeout marks them and they keep running
+    "reduce_string": 'RETURN reduce(s = "", i IN range(1, 5000000) | s + "x") AS s',
+    "reduce_upper_case": "RETURN REDUCE (n = 0, i IN [1, 2] | n + i) AS n",
+    "huge_list": "RETURN [i IN range(1, 30000000) | i] AS l",
+    "range_by_parameter": "RETURN size(range(1, $n)) AS n",
+    "range_by_expression": "RETURN size(range(1, 10^9)) AS n",
+    "nested_comprehension": "MATCH (s) WITH collect(s) AS q RETURN size([x IN q | [y IN q | 1]]) AS n",
+    "nested_quantifier": "WITH [1] AS q RETURN all(x IN q WHERE any(y IN q WHERE y = x)) AS b",
+}
+
+
+@pytest.mark.parametrize("probe", sorted(UNSTOPPABLE))
+def test_what_the_timeout_cannot_stop_is_refused_before_it_runs(store: Store, probe: str) -> None:
+    with pytest.raises(QueryError, match=r"^refused: .*where the server's timeout cannot stop it"):
+        answers.run_cypher(store, UNSTOPPABLE[probe], {"n": 10**9}, limit=5)
+
+
+def test_bounded_loops_in_expressions_still_run(store: Store) -> None:
+    """kg's own path queries reduce over relationships(p); small literal ranges and one level of comprehension over
+    a collected list are what a person asks; UNWIND range is rows, stopped by the limit and the timeout."""
+    store.write("ingest/repo_put", repo="looped", root="/looped", role="target")
+    for text, expected in {
+        "MATCH p = (:Repo)-[*0]-() RETURN reduce(w = 1.0, e IN relationships(p) | w) AS n": 1.0,
+        "RETURN size([x IN range(1, 100000) | x * 2]) AS n": 100000,
+        "RETURN size(range(-5, 5, 2)) AS n": 6,
+        "UNWIND range(1, 10) AS i WITH collect(i) AS q RETURN size([x IN q WHERE x > 5]) AS n": 5,
+        "RETURN any(x IN [1, 2] WHERE x > 1) AS n": True,
+    }.items():
+        assert answers.run_cypher(store, text, {}, limit=5).rows == [{"n": expected}], text

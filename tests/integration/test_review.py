@@ -212,6 +212,10 @@ def test_since_a_git_revision_shows_what_got_worse(graph_settings: Settings, sto
     code, out, _ = run(graph_settings, "review", "--repo", "app", "--since", str(out_file), "--json")
     again = json.loads(out)["changes"]
     assert again["new_violations"] == [] and again["new_cycles"] == [] and again["since"] == "review.html"
+    # The terminal says in one line what got better or worse (newuser3: only the page and --json did)
+    code, out, err = run(graph_settings, "review", "--repo", "app", "--since", "HEAD~1", "-o", str(out_file))
+    assert code == 0, err
+    assert "since HEAD~1: " in out and "rule violations +1 (worse)" in out
 
 
 def test_bad_input_is_one_line(graph_settings: Settings, store: Store, app: Path, tmp_path: Path) -> None:

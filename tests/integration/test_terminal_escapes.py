@@ -92,3 +92,28 @@ def test_clean_marks_every_unsafe_character_and_keeps_the_rest() -> None:
 
     assert clean(f"a{ESC}[2Jb\x07c\x9bd{RLO}e\tf\ng") == "a␛[2Jb␇c\ufffdd\ufffde\tf\ng"
     assert clean("Cart.checkout — ok ünïcode") == "Cart.checkout — ok ünïcode"
+
+
+def test_a_newline_or_tab_in_a_file_name_forges_no_line_row_or_column(store: Store, graph_settings: Settings,
+                                                                      tmp_path: Path) -> None:
+    """A file named `pkg/nl<newline>injected.py` (git can carry one): tables, plain rows and the MCP text show the
+    name on one line with ␤; JSON keeps the name as it is."""
+    root = tmp_path / "nl"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "nl\ninjected.py").write_text("def y():\n    return 1\n\n\ndef x():\n    return y()\n")
+    (root / "pkg" / "tab\tbed.py").write_text("def lonely():\n    return 1\n")
+    Ingestor(store, root, repo="nl").run()
+    callers = kg(graph_settings, root, "callers", "pkg.nl\ninjected.y", "--repo", "nl")
+    assert callers.returncode == 0, callers.stderr
+    assert "callers of pkg.nl␤injected.y" in callers.stdout and "pkg.nl␤injected.x" in callers.stdout
+    assert not [line for line in callers.stdout.splitlines() if line.lstrip().startswith("injected")], callers.stdout
+    found = kg(graph_settings, root, "find", "lonely", "--repo", "nl")
+    assert "pkg/tab␉bed.py" in found.stdout and "\t" not in found.stdout
+    from kg.navigate import answers
+    from kg.navigate.render import compact
+
+    text = compact(answers.callers(store, "pkg.nl\ninjected.y", repo="nl"))
+    assert text.splitlines()[0].startswith("callers of pkg.nl␤injected.y") and len(text.splitlines()) == 3
+    as_json = kg(graph_settings, root, "find", "lonely", "--repo", "nl", "--json")
+    assert json.loads(as_json.stdout)["rows"][0]["path"] == "pkg/tab\tbed.py"

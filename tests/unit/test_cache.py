@@ -9,7 +9,9 @@ from pathlib import Path
 
 from kg.ingest import cache
 from kg.ingest.cache import CachedParse, ParseCache
+from kg.ingest.languages.core import Tally
 from kg.ingest.languages.python import LANGUAGE
+from kg.ingest.project import Column, file_facts
 from kg.ingest.walk import content_hash, span_hash
 
 SOURCES = {
@@ -169,3 +171,40 @@ def test_a_projects_parse_cache_lives_in_the_users_own_private_folder(tmp_path: 
     assert folder == cache.project_cache_dir(project / "." )  # the same project however it is spelled
     filled(cache.cache_path(folder, "shop"), "a.py")
     assert folder.stat().st_mode & 0o777 == 0o700
+
+
+def test_a_saved_index_is_read_back_column_by_column_and_only_what_is_asked(tmp_path: Path) -> None:
+    """The project index a run saves (ingest.project.RepoState.index_changes) is read back by a new process as
+    facts up front, every other column one path at a time or whole when iterated, with what this process changed
+    winning over what was saved; a tally saved beside it comes back equal."""
+    path = tmp_path / "parses.sqlite"
+    parses = {f: entry(f)[1].parsed for f in SOURCES}
+    facts = {f: file_facts(p, content_hash(SOURCES[f])) for f, p in parses.items()}
+    mentions = {f: frozenset({f[0]}) for f in SOURCES}
+    members = Tally([[("run", "a.A", "func"), ("run", "b.B", "func"), ("size", "a.A", "prop")]])
+    ParseCache(path).save_index(facts, deleted=[], whole=True, columns={"mentions": mentions, "reads": {"a.py": None}},
+                                tallies={"python:class_members": (True, members.groups())})
+
+    saved = ParseCache(path)
+    assert saved.index() == facts
+    assert saved.index_tally("python:class_members") and not saved.index_tally("python:flows")
+    read = Tally(load=lambda key: saved.index_tally_group("python:class_members", key))
+    assert dict(read.get("run")) == {("a.A", "func"): 1, ("b.B", "func"): 1} and dict(read.get("save")) == {}
+    read.remove([("size", "a.A", "prop")])  # a group changed: only it is saved again, and an empty one goes
+    ParseCache(path).save_index({}, deleted=[], tallies={"python:class_members": (False, read.groups(read.changed))})
+    assert ParseCache(path).index_tally_group("python:class_members", "size") is None
+    assert ParseCache(path).index_tally_group("python:class_members", "run") == read.get("run")
+    column = Column("mentions", saved)
+    assert column["b.py"] == frozenset({"b"})
+    assert column.known("b.py") and not column.known("a.py")  # one path read, not the others
+    column["a.py"] = frozenset({"changed"})
+    del column["c.py"]
+    assert "c.py" not in column and column.known("c.py")
+    assert dict(column) == {"a.py": frozenset({"changed"}), "b.py": frozenset({"b"})}  # iterating reads the rest
+    assert "a.py" not in Column("reads", saved) and dict(Column("reads", saved)) == {}  # saved as none
+
+    # a later run updates one file's value and drops another file: the next process reads that back
+    ParseCache(path).save_index({"a.py": facts["a.py"]}, deleted=["c.py"], columns={"mentions": {"a.py": frozenset()}})
+    again = ParseCache(path)
+    assert again.index().keys() == {"a.py", "b.py"}
+    assert dict(Column("mentions", again)) == {"a.py": frozenset(), "b.py": frozenset({"b"})}

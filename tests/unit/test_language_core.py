@@ -1,5 +1,6 @@
 """The rules every language front end shares (kg.ingest.languages.core): the name_only rule, the edge set, the
-per-project table cache; and that JavaScript and Go draw name_only edges by that one rule."""
+per-project table cache, the tallies kept file by file; and that JavaScript and Go draw name_only edges by that one
+rule."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from kg.ingest.languages.core import (
     NAME_ONLY_CEILING,
     NAME_ONLY_MAX,
     EdgeSet,
+    Tally,
     Target,
     name_only_confidence,
     per_project,
+    tally,
 )
 from kg.ingest.languages.go import LANGUAGE as GO
 from kg.ingest.languages.javascript import JAVASCRIPT
@@ -80,3 +83,30 @@ def test_javascript_and_go_draw_name_only_edges_by_the_shared_rule(classes: int)
         guesses = [e for e in _edges(lang, sources) if e.resolution == "name_only"]
         assert len(guesses) == (classes if expected else 0), lang.name
         assert all(e.confidence == round(expected or 0, 3) <= NAME_ONLY_CEILING for e in guesses), lang.name
+
+
+def test_a_tally_kept_file_by_file_equals_one_built_from_every_file() -> None:
+    """A file's rows counted out and its new rows counted in give the table a rebuild would: a row two files have
+    stays while one of them still has it, and a key whose rows are all gone disappears."""
+    files = {"a": [("save", "A", "func"), ("save", "A", "func"), ("size", "A", "prop")],
+             "b": [("save", "B", "func"), ("size", "A", "prop")]}
+    kept = Tally(files.values())
+    assert dict(kept.get("save")) == {("A", "func"): 2, ("B", "func"): 1}
+    assert dict(kept.get("size")) == {("A", "prop"): 2}
+    version = kept.version
+    kept.remove(files["b"])
+    files["b"] = [("load", "B", "func")]
+    kept.add(files["b"])
+    assert kept.version > version  # what was derived from it is stale
+    assert kept == Tally(files.values())
+    assert dict(kept.get("size")) == {("A", "prop"): 1}
+    kept.remove(files.pop("a"))
+    assert kept == Tally(files.values())
+    assert dict(kept.get("save")) == {} and dict(kept.get("size")) == {}
+
+
+def test_a_project_without_tallies_of_its_own_gets_one_built_from_every_module() -> None:
+    project = {"m": "x.y", "n": "x"}  # tally only hands each value to `of`
+    built = tally(project, "names", lambda value: [(part, value) for part in value.split(".")])  # type: ignore[arg-type]
+    assert dict(built.get("x")) == {("x.y",): 1, ("x",): 1}
+    assert dict(built.get("y")) == {("x.y",): 1}

@@ -58,7 +58,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 from kg.ingest.facts import RESOLUTIONS, Edge, ParsedFile
-from kg.ingest.languages.core import ARGUMENT_CONFIDENCE, NAME_ONLY_MAX, name_only_confidence
+from kg.ingest.languages.core import ARGUMENT_CONFIDENCE, NAME_ONLY_MAX, Tally, name_only_confidence
 from kg.ingest.languages.python.facts import UNKNOWN_KEY, Arg, Call, Import, PyModule, Scope
 from kg.ingest.languages.python.flows import Flows, Row, summarize
 from kg.ingest.languages.python.resolve import (
@@ -458,32 +458,34 @@ def module_flows(parsed: ParsedFile, project: Mapping[str, ParsedFile]) -> froze
     return summarize(Resolver(parsed, index_for(project)), parsed.data)
 
 
-def _flows_for(index: Index, summaries: Mapping[str, frozenset[Row]] | None) -> Flows:
-    if summaries is None:
+def _flows_for(index: Index, flows: Tally | None) -> Flows:
+    """The flow table over `flows` (the project's argument flows, kept by the caller; computed here for the whole
+    project once per project mapping when not given), made anew whenever they changed."""
+    if flows is None:
         if index.summaries is None:
-            index.summaries = {module: module_flows(parsed, index.project) for module, parsed in
-                               sorted(index.project.items())}
-        summaries = index.summaries
-    entry = index.flow_tables.get(id(summaries))
-    if entry is None or entry[0] is not summaries:
+            index.summaries = Tally(module_flows(parsed, index.project) for _module, parsed in
+                                    sorted(index.project.items()))
+        flows = index.summaries
+    entry = index.flow_tables.get(id(flows))
+    if entry is None or entry[0] is not flows or entry[1] != flows.version:
         if len(index.flow_tables) >= 2:
             index.flow_tables.pop(next(iter(index.flow_tables)))
-        entry = (summaries, Flows(summaries.values()))
-        index.flow_tables[id(summaries)] = entry
-    return entry[1]  # type: ignore[return-value]
+        entry = (flows, flows.version, Flows(flows))
+        index.flow_tables[id(flows)] = entry
+    return entry[2]  # type: ignore[return-value]
 
 
 def resolve_module(parsed: ParsedFile, project: Mapping[str, ParsedFile],
-                   summaries: Mapping[str, frozenset[Row]] | None = None) -> tuple[list[Edge], frozenset[str]]:
-    """The CALLS, IMPORTS and INHERITS edges going out of `parsed`, and the parameter flows they read. `summaries`
-    maps every module of `project` to its argument flows (`module_flows`); without it they are computed for the
-    whole project once (per project mapping)."""
+                   flows: Tally | None = None) -> tuple[list[Edge], frozenset[str]]:
+    """The CALLS, IMPORTS and INHERITS edges going out of `parsed`, and the parameter flows they read. `flows` is
+    the tally of every module's argument flows (`module_flows`); without it they are computed for the whole project
+    once (per project mapping)."""
     data = parsed.data
     if not isinstance(data, PyModule):
         return [], frozenset()
     index = index_for(project)
     res = Resolver(parsed, index)
-    maker = EdgeMaker(res, _flows_for(index, summaries))
+    maker = EdgeMaker(res, _flows_for(index, flows))
     edges: dict[tuple, Edge] = {}
 
     def add(found: Iterator[Edge]) -> None:

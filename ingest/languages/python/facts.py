@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kg.ingest.facts import pickled_by_fields
+
 Chain = tuple[str, ...]
 
 ITER = "<iter>"
@@ -37,6 +39,7 @@ def subscript(key: str) -> str:
     return f"[{key}]"
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class Arg:
     """One argument of a call: `name` is the keyword, "" for a positional one, "*" / "**" for `*x` / `**x`."""
@@ -45,6 +48,7 @@ class Arg:
     name: str = ""
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class Binding:
     """`name` is bound in a scope. kind:
@@ -75,6 +79,7 @@ class Binding:
     args: tuple[Arg, ...] = ()
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class Param:
     """A parameter in signature order. kind: pos (positional only), arg (positional or keyword), star (`*args`),
@@ -86,6 +91,7 @@ class Param:
     annotation: Chain = ()
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class Overload:
     """One `@typing.overload` stub of a function: the signature it declares and the return type it gives calls whose
@@ -95,6 +101,7 @@ class Overload:
     return_type: Chain
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class Import:
     scope: str  # scope qname the name is bound in
@@ -107,6 +114,7 @@ class Import:
     type_only: bool = False  # inside `if TYPE_CHECKING:`: never runs, only type checkers read it
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class Call:
     """Something that runs code at `line` of `scope`. kind:
@@ -133,6 +141,7 @@ class Call:
     callee_args: tuple[Arg, ...] = ()  # when the callee is itself a call's result (`f(x)(y)`): that call's arguments
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class Scope:
     qname: str
@@ -156,6 +165,7 @@ class Scope:
     overloads: tuple[Overload, ...] = ()  # functions: the `@overload` stubs before the implementation, in order
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class PyModule:
     is_package: bool

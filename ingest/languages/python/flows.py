@@ -28,8 +28,9 @@ parameter change, the modules whose edges read it are re-resolved (ingest.projec
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Sequence
 
+from kg.ingest.languages.core import Tally
 from kg.ingest.languages.python.facts import ITER, Call, PyModule, is_subscript, subscript_key
 from kg.ingest.languages.python.resolve import (
     BUILTIN_TYPES,
@@ -56,6 +57,38 @@ _STAR_METHODS = frozenset({"get", "pop", "setdefault", "values"})
 _SYMBOLIC = frozenset({"param", "starel"})
 MAX_VALUES = 32  # different values an expansion follows further (an attribute, a call...) before it gives up
 DEPTH = 4  # parameters an expansion may go through (see Flows)
+
+
+class _Entries:
+    """parameter key → its flows' (value, select, key) entries, sorted, one per row (rows of `via` that `keep`)."""
+
+    def __init__(self, flows: Tally, keep: Callable[[str], bool]) -> None:
+        self._flows, self._keep, self._memo = flows, keep, {}
+
+    def get(self, target: str, default: Sequence = ()) -> Sequence[tuple[Value, str, str]]:
+        found = self._memo.get(target)
+        if found is None:
+            found = self._memo[target] = sorted(
+                ((kind, name), select, key) for (kind, name, select, key, via), times in self._flows.get(target).items()
+                if self._keep(via) for _ in range(times))
+        return found or default
+
+
+class _Decorated:
+    """parameter key → the values only decorations pass to it (see `Flows.__init__`)."""
+
+    def __init__(self, flows: Tally) -> None:
+        self._flows, self._memo = flows, {}
+
+    def get(self, target: str, default: set[Value] | None = None) -> set[Value] | None:
+        found = self._memo.get(target)
+        if found is None:
+            rows = self._flows.get(target)
+            decorated = {(kind, name) for kind, name, _select, _key, via in rows if via == DECORATED}
+            if decorated:
+                decorated -= {(kind, name) for kind, name, _select, _key, via in rows if via != DECORATED}
+            found = self._memo[target] = decorated
+        return found or default
 
 
 def _passes_something(chain: tuple[str, ...]) -> bool:
@@ -129,26 +162,16 @@ class Flows:
     only), and bounds its cost on large projects where a popular parameter's flows reach much of the code.
     """
 
-    def __init__(self, summaries: Iterable[frozenset[Row]]) -> None:
-        self.table: dict[str, list[tuple[Value, str, str]]] = {}
+    def __init__(self, flows: Tally) -> None:
+        # The project's rows grouped by parameter key (`tally` of every module's `summarize`, kept up to date file by
+        # file by the pipeline): each parameter's entries are derived from it when first read, so a new table after
+        # a change costs what the resolution reads of it, not the size of the project.
+        self.flows = flows
+        self.table = _Entries(flows, lambda via: True)
+        self.dispatched = _Entries(flows, lambda via: via == "self")  # the rows of calls made on `self`
         # parameter key → the definitions only decorations pass to it (`@timed def work` passes `work` to
         # `timed#fn`): a wrapper's call of that parameter runs each of them only for its own decorated name
-        self.decorated: dict[str, set[Value]] = {}
-        self.dispatched: dict[str, list[tuple[Value, str, str]]] = {}  # the rows of calls made on `self`
-        passed: dict[str, set[Value]] = {}  # what ordinary calls (not decorations) pass to each parameter
-        for rows in summaries:
-            for target, kind, name, select, key, via in rows:
-                self.table.setdefault(target, []).append(((kind, name), select, key))
-                if via == "self":
-                    self.dispatched.setdefault(target, []).append(((kind, name), select, key))
-                if via == DECORATED:
-                    self.decorated.setdefault(target, set()).add((kind, name))
-                else:
-                    passed.setdefault(target, set()).add((kind, name))
-        for target, values in self.decorated.items():
-            values -= passed.get(target, set())
-        for entries in (*self.table.values(), *self.dispatched.values()):
-            entries.sort()
+        self.decorated = _Decorated(flows)
         # (value, budget) → (what it may be, the flows read, property getters / descriptors its own segments run)
         self.memo: dict[tuple[Value, int], tuple[Resolved, frozenset[str], tuple[str, ...]]] = {}
         self.typed_params: dict[str, bool] = {}  # parameter key → annotated with a type from outside the project

@@ -60,10 +60,11 @@ from __future__ import annotations
 
 import builtins
 import copy
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from kg.ingest.facts import RESOLUTIONS, ParsedFile
-from kg.ingest.languages.core import MAX_CHAIN, facets, per_project
+from kg.ingest.languages.core import MAX_CHAIN, Tally, per_project, tally
 from kg.ingest.languages.python.facts import (
     ENTER,
     ITER,
@@ -261,19 +262,19 @@ class Index:
         # are taken over from the previous index instead of rebuilt (0.5 s on django).
         self._previous_infos = previous.infos if previous is not None else {}
         self._packages: set[str] | None = None
-        self._methods: dict[str, list[str]] | None = None
-        self._accessor_names: frozenset[str] | None = None
-        self._dunders: frozenset[str] | None = None
+        self._methods: dict[str, list[str]] = {}  # method name → classes_with_method
+        self._class_members: Tally | None = None  # see `_members`
         self.module_attrs: dict[tuple[str, str], Resolved] = {}
         self.mros: dict[str, list[str]] = {}
+        self.mro_positions: dict[str, dict[str, int]] = {}  # class → where each class stands in its memoised MRO
         self.members: dict[tuple[str, str, str], tuple[str | None, Resolved]] = {}
         self.results: dict[tuple[str, str], Resolved] = {}  # (function, kind) → return / yield values
         self.definitions: dict[tuple[str, int], Resolved] = {}
         self.elements: dict[tuple[str, str, int, int], Resolved] = {}
         self.scopes: dict[str, tuple[ModuleInfo, Scope] | None] = {}  # qname → where it is defined
         self.callees: dict[int, tuple[object, list, tuple[str, ...]]] = {}  # id(call) → (call, callee, accessors)
-        self.summaries: dict[str, frozenset] | None = None  # all modules' argument flows (see flows.py)
-        self.flow_tables: dict[int, tuple[object, object]] = {}
+        self.summaries: Tally | None = None  # all modules' argument flows, when the caller keeps none (flows.py)
+        self.flow_tables: dict[int, tuple[Tally, int, object]] = {}  # id(flows) → (flows, version, flows.Flows)
 
     def info(self, module: str) -> ModuleInfo | None:
         parsed = self.project.get(module)
@@ -311,39 +312,49 @@ class Index:
         return None
 
     def classes_with_method(self, name: str) -> list[str]:
-        if self._methods is None:
-            self._methods = {}
-            for cls, member, kind in self._class_members():
-                if kind == "func" and not member.startswith("<"):
-                    self._methods.setdefault(member, []).append(cls)
-        return self._methods.get(name, [])
+        """The project classes whose body binds a method `name` (a class binding it twice counts twice)."""
+        found = self._methods.get(name)
+        if found is None:
+            found = [] if name.startswith("<") else sorted(
+                cls for (cls, kind), times in self._members().get(name).items() if kind == "func" for _ in range(times))
+            self._methods[name] = found
+        return found
 
-    def accessor_names(self) -> frozenset[str]:
+    def accessor_names(self) -> _Members:
         """Names of properties and of class attributes bound to a call result (maybe a descriptor) anywhere in the
         project: an attribute read of any other name runs nothing kg follows."""
-        if self._accessor_names is None:
-            self._accessor_names = frozenset(member for _, member, kind in self._class_members()
-                                             if kind in ("prop", "call"))
-        return self._accessor_names
+        return _Members(self._members(), ("prop", "call"))
 
-    def dunders(self) -> frozenset[str]:
+    def dunders(self) -> _Members:
         """Dunder method names some project class defines: an implicit call of any other one runs no project code."""
-        if self._dunders is None:
-            self._dunders = frozenset(member for _, member, kind in self._class_members()
-                                      if member.startswith("__") and kind in ("func", "prop", "alias"))
-        return self._dunders
+        return _Members(self._members(), ("func", "prop", "alias"), dunder=True)
 
-    def _class_members(self) -> list[tuple[str, str, str]]:
-        return [row for rows in facets(self.project, "class_members", class_members) for row in rows]
+    def _members(self) -> Tally:
+        if self._class_members is None:
+            self._class_members = tally(self.project, "class_members", class_members)
+        return self._class_members
+
+
+class _Members:
+    """The member names bound in some project class body by one of `kinds` (`name in members`), looked up per
+    name in the class-member tally instead of collected for the whole project."""
+
+    def __init__(self, members: Tally, kinds: tuple[str, ...], dunder: bool = False) -> None:
+        self._members, self._kinds, self._dunder = members, kinds, dunder
+
+    def __contains__(self, name: object) -> bool:
+        if self._dunder and not (isinstance(name, str) and name.startswith("__")):
+            return False
+        return any(kind in self._kinds for _cls, kind in self._members.get(name))
 
 
 def class_members(parsed: ParsedFile) -> tuple[tuple[str, str, str], ...]:
-    """(class, name, binding kind) of every name bound in a class body of the module, a class defined twice by its
-    last definition (as ModuleInfo.scopes): all the project-wide method, accessor and dunder tables read of it."""
+    """(name, class, binding kind) of every name bound in a class body of the module, a class defined twice by its
+    last definition (as ModuleInfo.scopes): the rows of the project-wide class-member tally (`Index._members`)."""
     if not isinstance(parsed.data, PyModule):
         return ()
     scopes = {scope.qname: scope for scope in parsed.data.scopes}
-    return tuple((scope.qname, b.name, b.kind) for scope in scopes.values() if scope.kind == "class"
+    return tuple((b.name, scope.qname, b.kind) for scope in scopes.values() if scope.kind == "class"
                  for b in scope.bindings)
 
 
@@ -1305,9 +1316,15 @@ class Resolver:
     def super_member(self, cls: str, after: str, attr: str, depth: int) -> Resolved:
         """`attr` as `super()` in class `after` finds it for an object of class `cls` (a subclass of `after`)."""
         mro = self.mro(cls, depth)
-        if after not in mro:
+        positions = self.index.mro_positions.get(cls)
+        if positions is None:  # where each class first stands (as list.index), kept with a memoised MRO
+            positions = {c: i for i, c in reversed(list(enumerate(mro)))}
+            if self.index.mros.get(cls) is mro:
+                self.index.mro_positions[cls] = positions
+        if after not in positions:
             return []
-        for owner in mro[mro.index(after) + 1:]:
+        for k in range(positions[after] + 1, len(mro)):
+            owner = mro[k]
             if owner.startswith("<"):
                 if attr in _OBJECT_ATTRS or owner.startswith("<builtin>"):
                     return []
@@ -1389,18 +1406,28 @@ class Resolver:
 
 
 def _c3(head: list[str], sequences: list[list[str]]) -> list[str] | None:
+    """C3 linearization of `head` followed by the merge of `sequences` (None when they admit none). Each sequence
+    is walked with a cursor and a count says how often a name stands behind a cursor, so a step costs the number
+    of sequences, not their length: a class at the end of a 1,000-long chain merges in linear time."""
     result = list(head)
-    seqs = [list(s) for s in sequences if s]
-    while seqs:
-        for seq in seqs:
-            candidate = seq[0]
-            if not any(candidate in s[1:] for s in seqs):
+    seqs = [s for s in sequences if s]
+    at = [0] * len(seqs)
+    behind = Counter(x for s in seqs for x in s[1:])
+    live = list(range(len(seqs)))
+    while live:
+        for i in live:
+            candidate = seqs[i][at[i]]
+            if not behind[candidate]:
                 break
         else:
             return None
         result.append(candidate)
-        seqs = [[x for x in s if x != candidate] for s in seqs]
-        seqs = [s for s in seqs if s]
+        for i in live:
+            if seqs[i][at[i]] == candidate:
+                at[i] += 1
+                if at[i] < len(seqs[i]):
+                    behind[seqs[i][at[i]]] -= 1
+        live = [i for i in live if at[i] < len(seqs[i])]
     return result
 
 
