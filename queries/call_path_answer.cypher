@@ -74,4 +74,5 @@ CALL (roots, repo) {
   LIMIT toInteger($limit)
   RETURN collect({length: length, confidence: confidence, steps: steps}) AS paths
 }
-RETURN CASE WHEN $repo IS NULL THEN repos END AS repos, candidates, [p IN picks | p {.repo, .qname}] AS picks, paths;
+RETURN CASE WHEN $repo IS NULL THEN repos END AS repos, candidates, [p IN picks | p {.repo, .qname}] AS picks, paths,
+       [r IN repos WHERE r.repo = repo AND r.writing IS NOT NULL][0] AS unfinished;

@@ -145,7 +145,7 @@ def _answer(store: Store, question: str, texts: list[str], repo: str | None, dep
     if row is not None and [(p["repo"], p["qname"]) for p in row["picks"]] == [(t.repo, t.qname) for t in targets]:
         rows = [_SHAPES[question](f) for f in row["found"]]
         rows.sort(key=lambda r: (r["depth"], -r["confidence"], r[name] or ""))
-        return targets, rows, row["total"], _unfinished_in(row["repos"], targets[0].repo)
+        return targets, rows, row["total"], _unfinished_in(row)
     # The walk a step at a time: a request per step (reach.py), for what the query above could not pick
     repo = targets[0].repo
     qnames = [t.qname for t in targets]
@@ -156,9 +156,10 @@ def _answer(store: Store, question: str, texts: list[str], repo: str | None, dep
     return targets, rows, total, unfinished_notes(store, repo)
 
 
-def _unfinished_in(repos: list[dict[str, Any]], repo: str) -> list[str]:
-    """unfinished_notes from the Repo rows an answer's own request read (`writing`: the mark)."""
-    note = next((note_for(r["repo"], r.get("writing"), r["root"]) for r in repos or [] if r["repo"] == repo), None)
+def _unfinished_in(row: dict[str, Any]) -> list[str]:
+    """unfinished_notes from what an answer's own request read: the picked repository's row when it is marked."""
+    found = row.get("unfinished")
+    note = note_for(found["repo"], found["writing"], found["root"]) if found else None
     return [note] if note else []
 
 
@@ -274,7 +275,7 @@ def call_path(store: Store, source: str, target: str, repo: str | None = None, d
         rows, total = fetch(store, "call_path", limit, repo=a.repo, source=a.qname, target=b.qname, depth=depth,
                             evidence=evidence)
     notes = elsewhere_notes([a, b] if a.qname != b.qname else [a])
-    notes += _unfinished_in(row["repos"], a.repo) if row is not None else unfinished_notes(store, a.repo)
+    notes += _unfinished_in(row) if row is not None else unfinished_notes(store, a.repo)
     notes += [] if rows else [f"{a.qname} does not reach {b.qname} through calls within {depth} steps"]
     return Answer(f"call paths {a.qname} → {b.qname}", ["length", "confidence", "steps"], rows, total, limit,
                   "paths", notes, target=b)

@@ -5,7 +5,8 @@
 // the first $limit nodes found (null: all) as rows. $question: 'callers' (in along CALLS from the symbol),
 // 'callees' (out) or 'impact' (in along $types from each symbol, what it defines and the base methods it
 // overrides, as reach/changed).
-// One row: `candidates` (per name, find_symbol's rows), `repos` (the `repos` rows when $repo is null), `picked`
+// One row: `candidates` (per name, find_symbol's rows), `repos` (the `repos` rows when $repo is null),
+// `unfinished` (the picked repository's row when its last ingest did not finish: kg.unfinished), `picked`
 // (the qname and repo chosen per name, null where this query could not choose), `total` (nodes found) and `found`.
 // kg/navigate/answers.py checks the choice against kg.navigate.targets.resolve and raises its errors (unknown or
 // ambiguous names); when they disagree it asks again with the resolved names. Why one request: a one-shot CLI
@@ -107,6 +108,7 @@ WITH repos, candidates, picks, repo,
        }] END) AS layers
 WITH repos, candidates, picks, repo, reduce(found = [], layer IN layers[1..] | found + layer) AS found
 RETURN CASE WHEN $repo IS NULL THEN repos END AS repos, candidates,
+       [r IN repos WHERE r.repo = repo AND r.writing IS NOT NULL][0] AS unfinished,
        [p IN picks | p {.repo, .qname}] AS picks, size(found) AS total,
        [f IN CASE WHEN $limit IS NULL THEN found ELSE found[..$limit] END | {
          depth: f.depth, name: coalesce(f.node.qname, f.node.name), qname: f.node.qname, kind: f.node.kind,
