@@ -15,7 +15,7 @@ from __future__ import annotations
 import posixpath
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -107,24 +107,31 @@ class GraphWriter:
         if step.deleted:
             sink.write("ingest/files_delete", [{"path": p} for p in sorted(step.deleted)], repo=repo)
         files = [step.parsed[p] for p in sorted(step.parsed)]
-        if files:
-            sink.write("ingest/modules_put", [self._module_row(f, f.path in step.bad_encoding, step.words.get(f.path))
-                                              for f in files], repo=repo)
-            sink.write("ingest/symbols_put",
-                       [row for f in files for row in self._symbol_rows(f, step.span_hashes.get(f.path, {}))],
-                       repo=repo)
-            if not step.fresh:
-                sink.write("ingest/symbols_prune",
-                           [{"path": f.path, "keys": [self._key(s.qname) for s in f.symbols]} for f in files],
-                           repo=repo)
-                sink.write("ingest/defines_clear", [{"path": f.path} for f in files], repo=repo)
-            sink.write("ingest/defines_put", [row for f in files for row in self._defines_rows(f)])
+        if not files:
+            return
+        modules = [self._module_row(f, f.path in step.bad_encoding, step.words.get(f.path)) for f in files]
+        symbols = (row for f in files for row in self._symbol_rows(f, step.span_hashes.get(f.path, {})))
+        defines = (row for f in files for row in self._defines_rows(f))
+        if step.fresh:  # nothing of the repository to match: CREATE, rows folded as MERGE would have met them
+            sink.write("ingest/modules_create", modules, repo=repo)
+            sink.write("ingest/symbols_create", _fold_symbols(symbols), repo=repo)
+            sink.write("ingest/defines_create", list({_defines_key(r): r for r in defines}.values()))
+            return
+        sink.write("ingest/modules_put", modules, repo=repo)
+        sink.write("ingest/symbols_put", _fold_symbols(symbols), repo=repo)
+        sink.write("ingest/symbols_prune",
+                   [{"path": f.path, "keys": [self._key(s.qname) for s in f.symbols]} for f in files], repo=repo)
+        sink.write("ingest/defines_clear", [{"path": f.path} for f in files], repo=repo)
+        sink.write("ingest/defines_put", list(defines))
 
     def _write_edges(self, step: FileWrite, sink: _Timed) -> None:
         repo = self.repo
-        internal, external = self._edge_rows(step)
-        sink.write("ingest/edges_internal_put", internal)
-        sink.write("ingest/edges_external_put", external)
+        if step.fresh:
+            self._create_edges(step, sink)
+        else:
+            internal, external = self._edge_rows(step)
+            sink.write("ingest/edges_internal_put", internal)
+            sink.write("ingest/edges_external_put", external)
         if step.reads:
             sink.write("ingest/flow_reads_put", [{"key": self._key(p), "reads": sorted(r)}
                                                  for p, r in sorted(step.reads.items())])
@@ -165,24 +172,93 @@ class GraphWriter:
         for path in sorted(step.edges):
             module = step.modules[path]
             for e in step.edges[path]:
-                row = {"type": e.kind, "line": e.line, "resolution": e.resolution, "confidence": e.confidence,
-                       "through": e.through or None, "type_only": e.type_only or None,
-                       "source_module": self._key(path) if e.source == module else None,
-                       "source_symbol": None if e.source == module else self._key(e.source)}
-                if e.target_kind in _INTERNAL:
-                    row["target_module"] = self._key(e.target) if e.target_kind == "module" else None
-                    row["target_symbol"] = self._key(e.target) if e.target_kind == "symbol" else None
-                    internal.append(row)
-                else:
-                    row["target"] = e.target if e.target_kind != "unresolved" else f"<unresolved>.{e.target}"
-                    row["target_kind"] = e.target_kind
-                    external.append(row)
+                row = self._edge_row(path, module, e)
+                (internal if e.target_kind in _INTERNAL else external).append(row)
         return internal, external
+
+    def _edge_row(self, path: str, module: str, e: Edge) -> dict:
+        row = {"type": e.kind, "line": e.line, "resolution": e.resolution, "confidence": e.confidence,
+               "through": e.through or None, "type_only": e.type_only or None,
+               "source_module": self._key(path) if e.source == module else None,
+               "source_symbol": None if e.source == module else self._key(e.source)}
+        if e.target_kind in _INTERNAL:
+            row["target_module"] = self._key(e.target) if e.target_kind == "module" else None
+            row["target_symbol"] = self._key(e.target) if e.target_kind == "symbol" else None
+        else:
+            row["target"] = _external_name(e)
+            row["target_kind"] = e.target_kind
+        return row
+
+    def _create_edges(self, step: FileWrite, sink: _Timed) -> None:
+        """The edges of a first ingest, CREATEd by one static-typed query per kind and target side. MERGE (src)-
+        [:TYPE {line}]->(dst) then SET keeps one relationship per (type, source, target, line) with the last row's
+        properties; the edges made distinct here, the last one winning, CREATE exactly that. Rows are made per
+        batch as they are sent (a small tuple per distinct edge is all that is held), never all at once."""
+        # (kind, by module, source, target side: "module", "symbol" or "external", target, line) → the last edge
+        kept: dict[tuple[str, bool, str, str, str, int], Edge] = {}
+        first_kind: dict[str, str] = {}  # External name → target_kind of its first row (what ON CREATE SET kept)
+        for path in sorted(step.edges):
+            module = step.modules[path]
+            for e in step.edges[path]:
+                by_module = e.source == module
+                internal = e.target_kind in _INTERNAL
+                target = e.target if internal else _external_name(e)
+                side = e.target_kind if internal else "external"
+                kept[(e.kind, by_module, path if by_module else e.source, side, target, e.line)] = e
+                if not internal:
+                    first_kind.setdefault(target, e.target_kind)
+        for kind in ("CALLS", "IMPORTS", "INHERITS"):
+            for side, internal in (("internal", True), ("external", False)):
+                chosen = [(k, e) for k, e in kept.items() if k[0] == kind and (k[3] != "external") == internal]
+                if chosen:
+                    rows = (self._created_edge_row(k, e, first_kind) for k, e in chosen)
+                    sink.write(f"ingest/edges_{side}_{kind.lower()}_create", _Counted(rows, len(chosen)))
+
+    def _created_edge_row(self, k: tuple[str, bool, str, str, str, int], e: Edge, first_kind: dict[str, str]) -> dict:
+        _, by_module, source, side, target, line = k
+        row = {"line": line, "resolution": e.resolution, "confidence": e.confidence, "through": e.through or None,
+               "type_only": e.type_only or None, "source_module": self._key(source) if by_module else None,
+               "source_symbol": None if by_module else self._key(source)}
+        if side != "external":
+            row["target_module"] = self._key(target) if side == "module" else None
+            row["target_symbol"] = self._key(target) if side == "symbol" else None
+        else:
+            row["target"] = target
+            row["target_kind"] = first_kind[target]
+        return row
 
     def _document_row(self, d: Document) -> dict:
         return {"key": self._key(d.path), "path": d.path, "kind": d.kind, "title": d.title, "error": d.error,
                 "chunks": [{"ordinal": c.ordinal, "heading": c.heading, "text": c.text, "start_line": c.start_line,
                             "end_line": c.end_line} for c in d.chunks]}
+
+
+def _external_name(e: Edge) -> str:
+    return e.target if e.target_kind != "unresolved" else f"<unresolved>.{e.target}"
+
+
+def _fold_symbols(rows: Iterable[dict]) -> list[dict]:
+    """One row per symbol key, as if the rows sharing a key (a name two files of one module define) were written one
+    after the other: the last row's properties, and the labels left by "a change of kind drops the kind labels and
+    Test, else they add up" (`labels`). A MERGE of several rows with one key in one statement does not see them one
+    after the other (its label removal reads the kind before any row's SET), so symbols_put too takes folded rows:
+    `first_kind` and `reset` (the kind changed between the rows) say whether the labels a node had are dropped."""
+    folded: dict[str, dict] = {}
+    for row in rows:
+        before = folded.get(row["key"])
+        same = before is not None and before["kind"] == row["kind"]
+        labels = set(before["labels"]) if same else set()
+        labels.add(row.pop("label"))
+        if row.pop("test"):
+            labels.add("Test")
+        folded[row["key"]] = {**row, "labels": sorted(labels),
+                              "first_kind": row["kind"] if before is None else before["first_kind"],
+                              "reset": before is not None and (before["reset"] or not same)}
+    return list(folded.values())
+
+
+def _defines_key(row: dict) -> tuple:
+    return row["child"], row["parent_module"], row["parent_symbol"]
 
 
 _TEST_FILE = re.compile(r"(.*/)?(tests?/.*|test_[^/]*\.py|[^/]*_test\.(py|go))")
@@ -192,6 +268,19 @@ def is_test(path: str, name: str, kind: str) -> bool:
     """A test function or method as kg's queries see one (tests_for.cypher uses the same rule): named test*, in a
     tests/ or test/ folder or a test_*.py, *_test.py or *_test.go file. Labelled :Test so Browser can colour it."""
     return kind in ("function", "method") and name.lower().startswith("test") and bool(_TEST_FILE.fullmatch(path))
+
+
+class _Counted:
+    """Rows made as they are sent, with their number known beforehand (for the timings)."""
+
+    def __init__(self, rows: Iterable[dict], count: int) -> None:
+        self.rows, self.count = rows, count
+
+    def __iter__(self) -> Iterator[dict]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return self.count
 
 
 class _Timed:

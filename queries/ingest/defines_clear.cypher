@@ -3,10 +3,12 @@
 :param rows => [{path: 'src/flask/app.py'}];
 UNWIND $rows AS row
 CALL (row) {
-  MATCH (:Module {repo: $repo, path: row.path})-[r:DEFINES]->()
+  MATCH (m:Module {repo: $repo, path: row.path})-[r:DEFINES]->()
+  USING INDEX m:Module(repo, path)
   DELETE r
 }
 CALL (row) {
-  MATCH (:Symbol {repo: $repo, path: row.path})-[r:DEFINES]->()
+  MATCH (s:Symbol {repo: $repo, path: row.path})-[r:DEFINES]->()
+  USING INDEX s:Symbol(repo, path)
   DELETE r
 };

@@ -11,6 +11,7 @@
 :param rows => [{path: 'shop/cart.py'}];
 UNWIND $rows AS row
 MATCH (m:Module {repo: $repo, path: row.path})
+USING INDEX m:Module(repo, path)
 CALL (m) {
   MATCH (m)-[old:DEPENDS_ON]->()
   DELETE old
@@ -20,14 +21,17 @@ CALL (m, row) {
   // (parsers may attach such an import to the module).
   CALL (row) {
     OPTIONAL MATCH (f:Symbol {repo: $repo, path: row.path})
+    USING INDEX f:Symbol(repo, path)
     WHERE f:Function OR f:Method
     RETURN [f IN collect(f) | [f.start_line, f.end_line]] AS bodies
   }
   CALL (row) {
-    MATCH (:Module {repo: $repo, path: row.path})-[r:IMPORTS|INHERITS|CALLS]->(t:Module|Symbol)
+    MATCH (sm:Module {repo: $repo, path: row.path})-[r:IMPORTS|INHERITS|CALLS]->(t:Module|Symbol)
+    USING INDEX sm:Module(repo, path)
     RETURN r, t
     UNION ALL
-    MATCH (:Symbol {repo: $repo, path: row.path})-[r:IMPORTS|INHERITS|CALLS]->(t:Module|Symbol)
+    MATCH (ss:Symbol {repo: $repo, path: row.path})-[r:IMPORTS|INHERITS|CALLS]->(t:Module|Symbol)
+    USING INDEX ss:Symbol(repo, path)
     RETURN r, t
   }
   WITH r, t, bodies
@@ -42,6 +46,7 @@ CALL (m, row) {
        min(CASE WHEN type(r) = 'IMPORTS' THEN CASE WHEN inside THEN 1 ELSE 0 END END) AS any_deferred,
        min(CASE WHEN type(r) = 'IMPORTS' THEN CASE WHEN r.type_only THEN 1 ELSE 0 END END) AS type_only
   MATCH (d:Module {repo: $repo, path: path})
+  USING INDEX d:Module(repo, path)
   CREATE (m)-[dep:DEPENDS_ON]->(d)
   SET dep.weight = weight, dep.kinds = [k IN ['IMPORTS', 'INHERITS', 'CALLS'] WHERE k IN types],
       dep.line = coalesce(run_line, any_line), dep.deferred = coalesce(run_deferred, any_deferred) = 1,

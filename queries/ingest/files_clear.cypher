@@ -6,6 +6,7 @@
 UNWIND $rows AS row
 CALL (row) {
   MATCH (n:Module {repo: $repo, path: row.path})-[r:CALLS|IMPORTS|INHERITS]->(t)
+  USING INDEX n:Module(repo, path)
   WHERE coalesce(r.resolution, '') <> 'observed'
   DELETE r
   WITH DISTINCT t
@@ -14,6 +15,7 @@ CALL (row) {
 }
 CALL (row) {
   MATCH (n:Symbol {repo: $repo, path: row.path})-[r:CALLS|IMPORTS|INHERITS]->(t)
+  USING INDEX n:Symbol(repo, path)
   WHERE coalesce(r.resolution, '') <> 'observed'
   DELETE r
   WITH DISTINCT t

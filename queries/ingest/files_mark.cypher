@@ -4,9 +4,11 @@
 UNWIND $rows AS row
 CALL (row) {
   MATCH (m:Module {repo: $repo, path: row.path})
+  USING INDEX m:Module(repo, path)
   SET m.hash = row.hash
 }
 CALL (row) {
   MATCH (d:Document {repo: $repo, path: row.path})
+  USING INDEX d:Document(repo, path)
   SET d.hash = row.hash
 };

@@ -3,11 +3,13 @@
 :param repo => 'flask';
 :param paths => ['src/flask/helpers.py'];
 UNWIND $paths AS path
-MATCH (:Symbol {repo: $repo, path: path})<-[r:CALLS|IMPORTS|INHERITS]-(src)
+MATCH (s:Symbol {repo: $repo, path: path})<-[r:CALLS|IMPORTS|INHERITS]-(src)
+USING INDEX s:Symbol(repo, path)
 WHERE src.path <> path AND coalesce(r.resolution, '') <> 'observed'
 RETURN DISTINCT src.path AS path
 UNION
 UNWIND $paths AS path
-MATCH (:Module {repo: $repo, path: path})<-[r:CALLS|IMPORTS|INHERITS]-(src)
+MATCH (m:Module {repo: $repo, path: path})<-[r:CALLS|IMPORTS|INHERITS]-(src)
+USING INDEX m:Module(repo, path)
 WHERE src.path <> path AND coalesce(r.resolution, '') <> 'observed'
 RETURN DISTINCT src.path AS path;

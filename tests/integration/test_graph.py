@@ -18,7 +18,8 @@ def symbol(qname: str, doc: str = "") -> dict:
     """A row for the ingest's own symbol write."""
     name = qname.rsplit(".", 1)[-1]
     return {"key": f"r:{qname}", "path": "m.py", "qname": qname, "name": name, "kind": "function",
-            "label": "Function", "start_line": 1, "end_line": 2, "signature": f"def {name}()", "doc": doc}
+            "labels": ["Function"], "first_kind": "function", "reset": False, "start_line": 1, "end_line": 2,
+            "signature": f"def {name}()", "doc": doc}
 
 
 def test_schema_is_idempotent_and_complete(store: Store) -> None:

@@ -278,6 +278,47 @@ def test_watch_applies_an_edit_within_one_batch(store: Store, tmp_path: Path) ->
     assert calls(store, "watched", "shop.pricing.free_shipping") == {"shop.pricing.bulk_discount": ("local", 1.0)}
 
 
+def test_a_first_ingest_creates_the_graph_merging_writes(store: Store, tmp_path: Path) -> None:
+    """A first ingest of SMALL_CHANGE files or more CREATEs its nodes and edges (nothing of the repository to
+    match), with rows folded in Python to what MERGE would leave. The same tree written through MERGE (its files
+    added to an ingested repository) gives the same graph, with the cases folding must get right: one module name
+    for two files (pkg/shape.py and pkg/shape/__init__.py define one Symbol key twice), a change of kind between
+    them, a :Test label only the first adds, a module name matching two modules, calls repeated on one line."""
+    from kg.ingest.pipeline import SMALL_CHANGE
+
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/shape.py": "class Thing:\n    def run(self):\n        return 1\n",
+        "pkg/shape/__init__.py": "def Thing():\n    return None\n",
+        "pkg/test_c.py": "def test_one():\n    return 1\n",
+        "pkg/test_c/__init__.py": "def test_one():\n    return 2\n",
+        "pkg/use.py": "import os\nimport pkg.shape\nfrom pkg.shape import Thing\n\n\n"
+                      "def caller():\n    Thing(); Thing()\n    os.path.join('a', 'b'); os.path.join('c', 'd')\n"
+                      "    return pkg.shape\n",
+        **{f"m{i}.py": f"from pkg.use import caller\n\n\ndef f{i}():\n    return caller()\n"
+           for i in range(SMALL_CHANGE)},
+    }
+    work = tmp_path / "repo"
+    apply(work, {"pkg/__init__.py": ""})
+    Ingestor(store, work, repo="merged").run()  # a repository the graph holds: later files are MERGEd
+    apply(work, files)
+    merged = Ingestor(store, work, repo="merged").run()
+    created = Ingestor(store, work, repo="created").run()
+    assert merged.writes["ingest/symbols_put"]["rows"] == created.writes["ingest/symbols_create"]["rows"]
+    assert "ingest/edges_internal_calls_create" in created.writes and "ingest/edges_internal_put" in merged.writes
+    assert snapshot(store, "created") == snapshot(store, "merged")
+    thing = store.read_text("MATCH (s:Symbol {key: 'created:pkg.shape.Thing'}) RETURN labels(s) AS labels, "
+                            "s.kind AS kind, COUNT { (s)<-[:DEFINES]-() } AS parents")
+    assert [{**r, "labels": sorted(r["labels"])} for r in thing] == [
+        {"labels": ["Function", "Symbol"], "kind": "function", "parents": 2}]
+    test_one = store.read_text("MATCH (s:Symbol {key: 'created:pkg.test_c.test_one'}) RETURN labels(s) AS labels")
+    assert sorted(test_one[0]["labels"]) == ["Function", "Symbol", "Test"]
+    calls_on_one_line = store.read_text(
+        "MATCH (:Symbol {key: 'created:pkg.use.caller'})-[r:CALLS]->(t) RETURN coalesce(t.qname, t.name) AS target, "
+        "count(r) AS n")
+    assert {r["target"]: r["n"] for r in calls_on_one_line}.get("os.path.join") == 1
+
+
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
 NEW_FUNCTION = {".py": "\n\ndef added_later():\n    return 1\n", ".js": "\nfunction addedLater() { return 1; }\n",
                 ".ts": "\nexport function addedLater(): number { return 1; }\n",
@@ -350,8 +391,10 @@ def test_the_report_says_where_the_time_went(store: Store, tmp_path: Path) -> No
     for i in range(SMALL_CHANGE):
         (many / f"m{i}.py").write_text(f"def f{i}():\n    return {i}\n")
     big = Ingestor(store, many, repo="timed-many", cache_dir=tmp_path / "cache-many").run()
-    assert big.files == SMALL_CHANGE and big.writes["ingest/symbols_put"]["rows"] == SMALL_CHANGE
+    assert big.files == SMALL_CHANGE and big.writes["ingest/symbols_create"]["rows"] == SMALL_CHANGE
     assert not {"ingest/files_clear", "ingest/symbols_prune", "ingest/defines_clear"} & set(big.writes)
+    assert not {name for name in big.writes if name.endswith("_put") and name.split("/")[1].startswith(
+        ("modules", "symbols", "defines", "edges"))}  # CREATE, not MERGE: nothing of the repository to match
 
     path = next(p for p in sorted(work.rglob("*.py")) if "def " in p.read_text())
     path.write_text(path.read_text() + "\n\ndef timed_probe():\n    return 1\n")
