@@ -31,7 +31,9 @@ SHOTS = REPO_ROOT / ".kg" / "shots"
 # tinyshop has no import cycle and, freshly ingested, no decisions and no observed test run (`kg observe`): an empty
 # answer is the right one
 NO_ROWS_ON_TINYSHOP = {"import_cycles", "module_decisions", "stale_decisions", "review/decisions", "tests_for_observed",
-                       "tests_observed", "observed_runs", "name_dispatch_sites"}  # tinyshop has no getattr
+                       "tests_observed", "observed_runs",
+                       "name_dispatch_sites",  # tinyshop has no getattr
+                       "repo_unfinished"}  # its ingest finished
 
 
 @pytest.fixture(scope="module")
