@@ -18,6 +18,7 @@ from kg.navigate.answers import Answer, impact_of, tests_for_targets
 from kg.navigate.evidence import pytest_ids
 from kg.navigate.targets import Target, repo_at
 from kg.source_files import content_hash, read_source_bytes
+from kg.unfinished import unfinished_note
 
 if TYPE_CHECKING:
     from kg.store import Store  # the driver is imported only where a Store is made (kg.graph)
@@ -168,9 +169,13 @@ class ChangeReport:
     impact: Answer
     tests: Answer
     behind: list[str] = field(default_factory=list)  # changed files the graph holds an older copy of (or none)
+    unfinished: str | None = None  # the repository's last ingest did not finish (kg.unfinished)
 
     def warning(self) -> str | None:
-        """One line when the graph is behind the diff: its line numbers then point into the graph's older copy."""
+        """One line when the graph cannot match the diff well: its last ingest did not finish, or it is behind the
+        diff (its line numbers then point into the graph's older copy)."""
+        if self.unfinished:
+            return self.unfinished
         if not self.behind:
             return None
         shown = ", ".join(self.behind[:3]) + (f" and {len(self.behind) - 3} more" if len(self.behind) > 3 else "")
@@ -198,7 +203,7 @@ def changes(store: Store, path: Path | None = None, repo: str | None = None, sin
     targets = [Target(name, r["qname"], r["kind"], r["path"], r["start_line"]) for r in changed]
     return ChangeReport(name, root, changed, deleted, impact_of(store, targets, depth, 0.0, limit),
                         tests_for_targets(store, targets, test_depth, limit, evidence),
-                        files_behind(store, name, root, files))
+                        files_behind(store, name, root, files), unfinished_note(store, name))
 
 
 def files_behind(store: Store, name: str, root: Path, files: list[FileChange]) -> list[str]:

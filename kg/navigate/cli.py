@@ -271,6 +271,9 @@ def changes(ctx: Context, path: Path | None, since: str | None, staged: bool, re
     if as_pytest:
         if report.pytest_args():
             echo("\n".join(inline(a) for a in report.pytest_args()))
+        else:  # stdout stays empty; a person still learns why (`pytest $(kg changes --pytest)` would run them all)
+            click.echo(f"no test reaches what the diff changes in {report.repo} ({len(report.changed)} changed "
+                       "symbols): `kg changes` without --pytest says more", err=True)
         return None
     if not report.changed:
         out.print(f"no changed code in {report.repo} ({report.root})", highlight=False)

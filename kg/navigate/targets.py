@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from kg.errors import InputError, shorten
 from kg.navigate import names
+from kg.unfinished import note_for
 
 if TYPE_CHECKING:
     from kg.store import Store  # the driver is imported only where a Store is made (kg.graph)
@@ -108,17 +109,26 @@ def at_line(text: str) -> re.Match[str] | None:
 
 def not_found(store: Store, text: str, repo: str | None) -> str:
     """The error for a name nothing has: the closest names when there are some (what `find` would list first)."""
+    repos = store.read("repos")
+    if repo and repo not in {r["repo"] for r in repos}:
+        raise InputError(f"no repository named {shorten(repo)} in the graph "
+                         f"(have: {', '.join(r['repo'] for r in repos) or 'none'})")
     where = f" in repository {shorten(repo)}" if repo else ""
     near = names.near(store, text, repo, fetch=50)
-    if repo is None and (here := repo_here(store)):  # the current folder's repository first, best first within
-        near.sort(key=lambda r: r["repo"] != here)
+    here = None if repo else repo_at(repos)
+    if here:  # the current folder's repository first, best first within
+        near.sort(key=lambda r: r["repo"] != here[0])
     near = near[:_SUGGESTIONS]
+    # a name missing from a repository whose ingest was cut short may just not be written yet
+    unfinished = [note for r in repos if r["repo"] in ({repo} if repo else {here[0]} if here else {r["repo"]})
+                  and (note := note_for(r["repo"], r.get("writing"), r["root"]))]
+    tail = "".join(f"; {note}" for note in unfinished)
     if not near:
         return (f"no symbol or module named {shorten(text)}{where}, nor any name close to it: "
-                f"try `kg find {text[:80]}` for fuzzy matches (it also searches docstrings)")
+                f"try `kg find {text[:80]}` for fuzzy matches (it also searches docstrings){tail}")
     shown = ", ".join(f"{r['qname']}" + ("" if repo else f" ({r['repo']})") for r in near)
     return (f"no symbol or module named {shorten(text)}{where}; closest: {shown} "
-            f"(try `kg find {text[:80]}` for fuzzy matches)")
+            f"(try `kg find {text[:80]}` for fuzzy matches){tail}")
 
 
 def _prefer_here(store: Store, candidates: list[Target], here: object) -> list[Target]:

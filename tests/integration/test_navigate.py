@@ -535,3 +535,28 @@ def test_changes_maps_a_diff_to_symbols_and_tests(graph: Store, tmp_path: Path) 
         from kg.ingest.writer import GraphWriter
 
         GraphWriter(graph, "shop-changes").forget_repo()
+
+
+def test_an_ingest_cut_short_before_any_module_is_said_everywhere(graph: Store, tmp_path: Path) -> None:
+    """newuser4: a first ingest killed before it wrote a module left a Repo marked as being written and nothing
+    else; `kg changes` said "no changed code" and callers said "no symbol … nor any name close to it", never that the
+    ingest had not finished. An unknown --repo was reported as a missing symbol."""
+    from kg.ingest.writer import GraphWriter
+
+    from kg.navigate.changes import changes
+
+    root = tmp_path / "cut"
+    shutil.copytree(TINYSHOP, root)
+    writer = GraphWriter(graph, "cut")
+    writer.put_repo(str(root), "target", writing=True)  # what a first ingest does before its first file
+    try:
+        with pytest.raises(InputError) as missing:
+            resolve(graph, "Cart.checkout", "cut")
+        assert "repository cut was not completely ingested" in str(missing.value)
+        report = changes(graph, root, "cut", diff="diff --git a/shop/cart.py b/shop/cart.py\n--- a/shop/cart.py\n"
+                                                 "+++ b/shop/cart.py\n@@ -20 +20 @@\n-a\n+b\n")
+        assert report.changed == [] and "was not completely ingested" in (report.warning() or "")
+        with pytest.raises(InputError, match="no repository named 'nope' in the graph"):
+            resolve(graph, "Cart.checkout", "nope")
+    finally:
+        writer.forget_repo()
