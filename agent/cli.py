@@ -34,6 +34,7 @@ from kg.retrieve.rank import DEFAULT_SIGNALS, SIGNALS
 from kg.retrieve.search import retrieve
 from kg.retrieve.service import embed_if_needed, read_task_file, task_repo
 
+FILES_SHOWN = 20  # `kg context --files`: the ranked files printed by default
 _model = click.option("--model", help="Model name (env KG_LLM_MODEL).")
 _base_url = click.option("--base-url", help="OpenAI-compatible endpoint (env KG_LLM_BASE_URL); key from "
                                             "KG_LLM_API_KEY or OPENAI_API_KEY.")
@@ -238,6 +239,8 @@ def report(ctx: Context, run_id: str | None, every_run: bool, by: str, days: int
               help="What the task is: decides what is loaded (.agent/orchestrator.yaml).")
 @click.option("--budget", type=click.IntRange(200), help="Token budget of this context (default: per_call).")
 @click.option("--files", "files_only", is_flag=True, help="Print only the ranked file paths, one per line.")
+@click.option("--limit", type=click.IntRange(1), default=FILES_SHOWN, show_default=True, metavar="N",
+              help="With --files: how many of the ranked files to print (the best first).")
 @click.option("--signal", "signals", multiple=True, type=click.Choice(SIGNALS),
               help="Rank with only these signals (repeatable; default all), to see what each finds.")
 @click.option("--no-embed", is_flag=True, help="Do not embed the repository on first use.")
@@ -251,9 +254,9 @@ def report(ctx: Context, run_id: str | None, every_run: bool, by: str, days: int
 @json_option
 @pass_context
 def context(ctx: Context, task_text: str | None, task_file: Path | None, task_type: str, budget: int | None,
-            files_only: bool, signals: tuple[str, ...], no_embed: bool, target: str | None, next_: bool,
-            run_id: str | None, plan_path: Path | None, workspace: Path | None, repo: str | None, model: str | None,
-            as_json: bool) -> None:
+            files_only: bool, limit: int, signals: tuple[str, ...], no_embed: bool, target: str | None,
+            next_: bool, run_id: str | None, plan_path: Path | None, workspace: Path | None, repo: str | None,
+            model: str | None, as_json: bool) -> None:
     """From a task to the context that matters (--task / --task-file), or the exact prompt of an agent step
     (--next / --file) with the token count of each segment."""
     if task_text is not None or task_file is not None:
@@ -263,7 +266,8 @@ def context(ctx: Context, task_text: str | None, task_file: Path | None, task_ty
         if task_text is not None and task_file is not None:
             raise click.UsageError("give --task TEXT or --task-file FILE, not both")
         text = task_text if task_text is not None else read_task_file(task_file)  # type: ignore[arg-type]
-        return _task_context(ctx, text, task_type, budget, repo, files_only, signals, no_embed, model, as_json)
+        return _task_context(ctx, text, task_type, budget, repo, files_only, limit, signals, no_embed, model,
+                             as_json)
     if files_only or signals:
         raise click.UsageError("--files and --signal go with --task or --task-file")
     if bool(target) == next_:
@@ -344,7 +348,7 @@ def relate(ctx: Context, plan_path: Path, workspace: Path | None, repo: str | No
 
 
 def _task_context(ctx: Context, text: str, task_type: str, budget: int | None, repo: str | None, files_only: bool,
-                  signals: tuple[str, ...], no_embed: bool, model: str | None, as_json: bool) -> None:
+                  limit: int, signals: tuple[str, ...], no_embed: bool, model: str | None, as_json: bool) -> None:
     """`kg context --task`: the ranked, budgeted context of a task (kg.retrieve.context, as MCP and the agent)."""
     project = ctx.settings.project
     orchestrator, limits = load_orchestrator(project), load_budget(project)
@@ -358,7 +362,7 @@ def _task_context(ctx: Context, text: str, task_type: str, budget: int | None, r
             found = retrieve(store, repo, require_task(text), signals=signals or DEFAULT_SIGNALS)
             for note in ranking_notes(found):
                 err.print(f"[yellow]note:[/] {note}", highlight=False)
-            for path in found.paths():
+            for path in found.paths()[:limit]:  # every file any signal touched was 60 of flask's 82
                 echo(inline(path))
             return
         result = build_context(store, repo, text, task_type, budget=budget, orchestrator=orchestrator, limits=limits,
@@ -370,7 +374,7 @@ def _task_context(ctx: Context, text: str, task_type: str, budget: int | None, r
     for alert in result.alerts:
         err.print(f"[bold yellow]budget:[/] {alert}", highlight=False)
     if files_only:
-        for f in result.files:
+        for f in result.files[:limit]:
             echo(inline(f.path))
         return
     echo(result.text())

@@ -211,6 +211,10 @@ def test_cli_context_files_json_and_tokens_report(store: Store, tmp_path: Path) 
     files = CliRunner().invoke(cli, ["context", "--task-file", str(task), "--repo", "shop", "--files"], env=env)
     assert files.exit_code == 0, files.output
     assert files.stdout.splitlines()[0] == "shop/storage.py"
+    # newuser3/4: --files printed every file any signal touched (60 of flask's 82); the best N now, 20 by default
+    two = CliRunner().invoke(cli, ["context", "--task-file", str(task), "--repo", "shop", "--files", "--limit", "2"],
+                             env=env)
+    assert two.stdout.splitlines() == files.stdout.splitlines()[:2] and len(files.stdout.splitlines()) > 2
     data = json.loads(CliRunner().invoke(cli, ["context", "--task", "Cart.checkout", "--type", "debug", "--json",
                                                "--budget", "400"], env=env).stdout)
     assert data["type"] == "debug" and data["tokens"] <= 400 and data["files"][0]["path"] == "shop/cart.py"
