@@ -102,6 +102,7 @@ def check_bounded(tokens: list[str]) -> None:
     `UNWIND range(…)` (where each element is a row) unless both bounds are integers at most MAX_RANGE apart; a
     list comprehension or quantifier inside another (a square of the graph's size)."""
     loops: list[bool] = []  # per open bracket: does it open a loop over a list?
+    tokens = [_bare(t) for t in tokens]  # `range`(…) calls range(): Neo4j reads a backticked function name as the name
     for i, token in enumerate(tokens):
         upper = token.upper()
         after_dot = i > 0 and tokens[i - 1] == "."
@@ -127,10 +128,28 @@ def check_bounded(tokens: list[str]) -> None:
 
 
 def _over_a_path(tokens: list[str], start: int) -> bool:
-    """Whether the reduce() opening at `tokens[start]` loops over a path's `relationships(p)` or `nodes(p)` (as kg's
-    own queries do): as long as the pattern, never a long list."""
-    j = next((k for k in range(start, len(tokens)) if tokens[k].upper() == "IN"), len(tokens))
-    return j + 2 < len(tokens) and tokens[j + 1].lower() in ("relationships", "nodes") and tokens[j + 2] == "("
+    """Whether the reduce() opening at `tokens[start]` loops over a path's `relationships(p)` or `nodes(p)` and
+    nothing else (as kg's own queries do): as long as the pattern, never a long list. The list is what follows the
+    accumulator's first value (`reduce(w = 1.0, e IN relationships(p) | …)`), read whole: `nodes(p) + l` or an `IN`
+    hidden inside the first value are other lists."""
+    depth, j = 0, start
+    while j < len(tokens) and not (depth == 0 and tokens[j] == ","):
+        if tokens[j] in ("(", "[", "{"):
+            depth += 1
+        elif tokens[j] in (")", "]", "}"):
+            if depth == 0:
+                return False
+            depth -= 1
+        j += 1
+    loop = tokens[j + 1:j + 8]
+    return (len(loop) == 7 and _is_name(loop[0]) and loop[1].upper() == "IN"
+            and loop[2].lower() in ("relationships", "nodes") and loop[3] == "(" and _is_name(loop[4])
+            and loop[5] == ")" and loop[6] == "|")
+
+
+def _bare(token: str) -> str:
+    """A backticked name as Neo4j reads it (`` `range` `` → range); any other token as it is."""
+    return token[1:-1].replace("``", "`") if len(token) >= 2 and token[0] == token[-1] == "`" else token
 
 
 def _small_range(tokens: list[str], start: int) -> bool:

@@ -181,6 +181,13 @@ UNSTOPPABLE = {  # one row each, evaluated inside one expression: Neo4j's timeou
     "range_by_expression": "RETURN size(range(1, 10^9)) AS n",
     "nested_comprehension": "MATCH (s) WITH collect(s) AS q RETURN size([x IN q | [y IN q | 1]]) AS n",
     "nested_quantifier": "WITH [1] AS q RETURN all(x IN q WHERE any(y IN q WHERE y = x)) AS b",
+    # attack4: a backticked function name is the function; a path's nodes plus another list, or an IN hidden in the
+    # accumulator's first value, is not a path
+    "backticked_range": "RETURN size([x IN `range`(1, 1500000000) WHERE x = -1]) AS n",
+    "reduce_over_nodes_plus_a_list": "MATCH p = (:Repo)-[*0]-() WITH p, range(1, 10) AS l "
+                                     "RETURN reduce(s = 0, x IN nodes(p) + l | s + 1) AS n",
+    "reduce_with_an_in_in_its_first_value": "WITH [1, 2] AS l RETURN reduce(s = size([y IN nodes(null) | y]), "
+                                            "x IN l | s + x) AS n",
 }
 
 
