@@ -15,7 +15,7 @@ from kg.errors import InputError, shorten
 from kg.navigate import answers
 from kg.navigate.evidence import EVIDENCE, pytest_ids
 from kg.navigate.render import table
-from kg.render import clean, echo, inline
+from kg.render import echo, inline
 
 repo_option = click.option("--repo", help="Repository to look in when several are ingested.")
 
@@ -267,7 +267,7 @@ def changes(ctx: Context, path: Path | None, since: str | None, staged: bool, re
     if as_json:
         return emit_json(report.to_dict())
     if report.warning():  # on stderr: `--pytest` output stays one test id per line
-        click.echo(clean(f"warning: {report.warning()}"), err=True)
+        click.echo(inline(f"warning: {report.warning()}"), err=True)
     if as_pytest:
         if report.pytest_args():
             echo("\n".join(inline(a) for a in report.pytest_args()))
@@ -276,7 +276,7 @@ def changes(ctx: Context, path: Path | None, since: str | None, staged: bool, re
                        "symbols): `kg changes` without --pytest says more", err=True)
         return None
     if not report.changed:
-        out.print(f"no changed code in {report.repo} ({report.root})", highlight=False)
+        out.print(Text(inline(f"no changed code in {report.repo} ({report.root})")))
         return None
     from rich.table import Table
 
@@ -284,12 +284,12 @@ def changes(ctx: Context, path: Path | None, since: str | None, staged: bool, re
     for column in ("symbol", "kind", "lines"):
         t.add_column(column)
     for row in report.changed:
-        t.add_row(Text(row["qname"]), row["kind"], Text(f"{row['path']}:{row['lines']}"))
+        t.add_row(Text(inline(row["qname"])), row["kind"], Text(inline(f"{row['path']}:{row['lines']}")))
     out.print(t)
     out.print(table(report.impact, out.width))
     out.print(table(report.tests, out.width))
     if report.tests.rows:
-        out.print(Text(f"run: pytest {' '.join(report.pytest_args())}", style="bold"), soft_wrap=True)
+        out.print(Text(inline(f"run: pytest {' '.join(report.pytest_args())}"), style="bold"), soft_wrap=True)
         if report.tests.truncated:
             out.print(Text(f"(the {len(report.tests.rows)} tests shown; `kg changes --pytest` prints all "
                            f"{report.tests.total})", style="dim"))

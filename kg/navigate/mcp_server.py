@@ -46,6 +46,7 @@ from kg.navigate.mcp_limits import (
     checked_texts,
 )
 from kg.navigate.render import compact
+from kg.render import inline
 from kg.settings import Settings
 from kg.store import UNTRUSTED_TIMEOUT, Store
 
@@ -242,8 +243,9 @@ def build(settings: Settings) -> tuple[MCPServer, Graph]:
             report = diff_changes(s, Path(path) if path else None, repo, since, staged, limit=limit,
                                   evidence=evidence)
             head = [f"changed in {report.repo}: {len(report.changed)} symbols"]
-            head += [f"warning: {report.warning()}"] if report.warning() else []
-            head += [f"{r['qname']}\t{r['kind']}\t{r['path']}:{r['lines']}" for r in report.changed[:limit]]
+            head += [inline(f"warning: {report.warning()}")] if report.warning() else []
+            head += ["\t".join(inline(v) for v in (r["qname"], r["kind"], f"{r['path']}:{r['lines']}"))
+                     for r in report.changed[:limit]]
             return "\n\n".join(["\n".join(head), compact(report.impact), compact(report.tests)])
         return graph.ask(answer)
 

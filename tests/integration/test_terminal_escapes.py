@@ -117,3 +117,19 @@ def test_a_newline_or_tab_in_a_file_name_forges_no_line_row_or_column(store: Sto
     assert text.splitlines()[0].startswith("callers of pkg.nl␤injected.y") and len(text.splitlines()) == 3
     as_json = kg(graph_settings, root, "find", "lonely", "--repo", "nl", "--json")
     assert json.loads(as_json.stdout)["rows"][0]["path"] == "pkg/tab\tbed.py"
+    # attack4 B5: `kg changes` printed the changed file's name raw in its table and warning line
+    import subprocess
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(root), "-c", "user.name=kg", "-c", "user.email=kg@example.invalid", *args],
+                       check=True, capture_output=True)
+
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-qm", "one")
+    (root / "pkg" / "nl\ninjected.py").write_text("def y():\n    return 2\n\n\ndef x():\n    return y()\n")
+    changed = kg(graph_settings, root, "changes", "--repo", "nl")  # not ingested since: the warning names it too
+    assert changed.returncode == 0, changed.stderr
+    assert "pkg/nl␤injected.py" in changed.stdout and "pkg/nl␤injected.py" in changed.stderr
+    assert not [line for line in (changed.stdout + changed.stderr).splitlines()
+                if line.lstrip().startswith("injected")], changed.stdout + changed.stderr
