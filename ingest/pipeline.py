@@ -208,7 +208,9 @@ class Ingestor:
                     # (marked as being written until the last); either way the content hashes are written last, so
                     # a failure leaves the changed files to be redone.
                     one = len(changed) + len(deleted) + len(dependents) <= SMALL_CHANGE
-                    self.writer.put_repo(str(self.root), self.role, writing=not one)
+                    # a first ingest marks its Repo even for one transaction: the Repo is written before it, and a
+                    # bare Repo left by a failed transaction passed for a complete, empty repository
+                    self.writer.put_repo(str(self.root), self.role, writing=not one or not known)
                     self.writer.write(step, one_transaction=one, timings=report.writes)
         except BaseException:
             self._forget_memory()  # the next run starts from what the graph holds, as a new process would

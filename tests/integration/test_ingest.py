@@ -76,6 +76,31 @@ def test_a_write_that_lost_only_its_last_step_is_marked_complete_by_the_next_run
     assert again.written == 0 and unfinished_note(store, "shop") is None
 
 
+def test_a_first_ingest_whose_one_transaction_failed_is_marked(store: Store, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """attack4 B3: a small first ingest is one transaction, written after its Repo node; when that transaction
+    failed (a 20,000-call file timed it out) the bare Repo passed for a complete, empty repository (dead-code
+    'none', rc 0). The failure is injected in kg's writer, the transaction's own code, on the real server."""
+    from kg.unfinished import unfinished_note
+
+    root = tmp_path / "shop"
+    shutil.copytree(TINYSHOP, root)
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the transaction failed")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(GraphWriter, "write", fail)
+        with pytest.raises(RuntimeError):
+            Ingestor(store, root, repo="failed").run()
+    try:
+        assert unfinished_note(store, "failed") is not None
+        Ingestor(store, root, repo="failed").run()
+        assert unfinished_note(store, "failed") is None
+    finally:
+        GraphWriter(store, "failed").forget_repo()
+
+
 def test_rerun_on_an_unchanged_tree_writes_nothing(store: Store) -> None:
     Ingestor(store, TINYSHOP, repo="shop").run()
     before = snapshot(store, "shop")
