@@ -30,13 +30,14 @@ from kg.ingest.facts import ParsedFile
 from kg.ingest.languages import by_name, language_for
 from kg.ingest.lock import repo_lock
 from kg.ingest.project import RepoState, mentioned_names
-from kg.ingest.walk import SourceFile, content_hash, decode, settled, span_hash, stat_key, walk
+from kg.ingest.walk import SourceFile, decode, settled, span_hash, stat_key, walk
 from kg.ingest.writer import MODEL, FileWrite, GraphWriter
 
 from kg.disk import require_free_space
 from kg.errors import InputError
 from kg.names import check_repo_name
 from kg.retrieve.text import code_words, path_words
+from kg.source_files import content_hash
 
 if TYPE_CHECKING:  # a one-shot update writes through kg.query_api and never imports the driver
     from kg.store import Store

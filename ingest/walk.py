@@ -35,7 +35,6 @@ import re2
 from kg.ingest.documents import document_kind
 
 from kg.errors import InputError
-from kg.source_files import content_hash  # noqa: F401 — re-exported: ingest keys parses and files by it
 
 FileKind = Literal["code", "document"]
 

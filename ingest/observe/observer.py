@@ -36,9 +36,9 @@ from typing import Any
 from kg.ingest.observe import runner
 from kg.ingest.observe.mapping import Node, file_nodes, own_text_hashes
 from kg.ingest.observe.trace import Code, Trace, read_trace
-from kg.ingest.walk import content_hash
 
 from kg.errors import InputError, KgError
+from kg.source_files import content_hash
 from kg.store import Store
 
 

@@ -16,7 +16,7 @@ from kg.errors import InputError, shorten
 from kg.git import commit, git
 from kg.navigate.answers import Answer, impact_of, tests_for_targets
 from kg.navigate.evidence import pytest_ids
-from kg.navigate.targets import Target, repo_at
+from kg.navigate.targets import Target, repo_at, unknown_repo
 from kg.source_files import content_hash, read_source_bytes
 from kg.unfinished import unfinished_note
 
@@ -145,8 +145,7 @@ def repo_for(store: Store, path: Path | None, repo: str | None) -> tuple[str, Pa
     repos = {r["repo"]: Path(r["root"]) for r in rows if r["root"]}
     if repo:
         if repo not in repos:
-            raise InputError(f"no repository named {shorten(repo)} in the graph "
-                             f"(have: {', '.join(sorted(repos)) or 'none'})")
+            raise unknown_repo(repo, sorted(repos))
         root = repos[repo]
         if path and root != path.resolve() and root not in path.resolve().parents:
             # git runs only in a folder the graph already knows: never in one a caller picks

@@ -107,12 +107,16 @@ def at_line(text: str) -> re.Match[str] | None:
     return _PATH_LINE.match(text.strip())
 
 
+def unknown_repo(repo: str, known: list[str]) -> InputError:
+    """The one-line error for a --repo the graph does not hold, naming those it does."""
+    return InputError(f"no repository named {shorten(repo)} in the graph (have: {', '.join(known) or 'none'})")
+
+
 def not_found(store: Store, text: str, repo: str | None) -> str:
     """The error for a name nothing has: the closest names when there are some (what `find` would list first)."""
     repos = store.read("repos")
     if repo and repo not in {r["repo"] for r in repos}:
-        raise InputError(f"no repository named {shorten(repo)} in the graph "
-                         f"(have: {', '.join(r['repo'] for r in repos) or 'none'})")
+        raise unknown_repo(repo, [r["repo"] for r in repos])
     where = f" in repository {shorten(repo)}" if repo else ""
     near = names.near(store, text, repo, fetch=50)
     here = None if repo else repo_at(repos)
@@ -120,9 +124,9 @@ def not_found(store: Store, text: str, repo: str | None) -> str:
         near.sort(key=lambda r: r["repo"] != here[0])
     near = near[:_SUGGESTIONS]
     # a name missing from a repository whose ingest was cut short may just not be written yet
-    unfinished = [note for r in repos if r["repo"] in ({repo} if repo else {here[0]} if here else {r["repo"]})
-                  and (note := note_for(r["repo"], r.get("writing"), r["root"]))]
-    tail = "".join(f"; {note}" for note in unfinished)
+    looked_in = repo or (here[0] if here else None)  # None: every repository
+    tail = "".join(f"; {note}" for r in repos if looked_in in (None, r["repo"])
+                   and (note := note_for(r["repo"], r.get("writing"), r["root"])))
     if not near:
         return (f"no symbol or module named {shorten(text)}{where}, nor any name close to it: "
                 f"try `kg find {text[:80]}` for fuzzy matches (it also searches docstrings){tail}")
@@ -164,7 +168,7 @@ def pick_repo(store: Store, repo: str | None, here: Path | None = None) -> str:
     known = [r["repo"] for r in rows]
     if repo:
         if repo not in known:
-            raise InputError(f"no repository named {shorten(repo)} in the graph (have: {', '.join(known) or 'none'})")
+            raise unknown_repo(repo, known)
         return repo
     found = repo_at(rows, here)
     if found:

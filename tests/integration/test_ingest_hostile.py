@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from kg.ingest.cache import cache_path, project_cache_dir
-from kg.ingest.walk import content_hash
 
 from kg.cli import cli
+from kg.source_files import content_hash
 from kg.store import Store
 
 

@@ -12,7 +12,9 @@ from kg.ingest.cache import CachedParse, ParseCache
 from kg.ingest.languages.core import Tally
 from kg.ingest.languages.python import LANGUAGE
 from kg.ingest.project import Column, file_facts
-from kg.ingest.walk import content_hash, span_hash
+from kg.ingest.walk import span_hash
+
+from kg.source_files import content_hash
 
 SOURCES = {
     "a.py": b"import os\n\n\nclass A:\n    def run(self):\n        return os.getcwd()\n",

@@ -16,12 +16,13 @@ from kg.ingest.walk import (
     Skipped,
     SourceFile,
     code_matcher,
-    content_hash,
     decode,
     file_kind,
     read_text,
     walk,
 )
+
+from kg.source_files import content_hash
 
 
 def make(root: Path, files: dict[str, str | bytes]) -> None:
@@ -347,7 +348,7 @@ def test_decode_drops_the_utf8_bom() -> None:
 def test_content_hash_is_the_same_in_another_process_and_changes_with_any_byte() -> None:
     """The hash is stored in the graph and keys the parse cache: a later process must compute the same one."""
     data = b"def f():\n    return 1\n"
-    script = "import sys; from kg.ingest.walk import content_hash; print(content_hash(sys.stdin.buffer.read()))"
+    script = "import sys; from kg.source_files import content_hash; print(content_hash(sys.stdin.buffer.read()))"
     elsewhere = subprocess.run([sys.executable, "-c", script], input=data, capture_output=True, check=True,
                                env={**os.environ, "PYTHONHASHSEED": "12345"}).stdout.decode().strip()
     assert content_hash(data) == elsewhere and re.fullmatch(r"[0-9a-f]{32}", elsewhere)
