@@ -317,10 +317,10 @@ class _HttpTransaction:
     def write(self, name: str, rows: Any = None, /, **params: Any) -> None:
         if self._id is None and self._api.write_metadata:  # what the driver sets as it begins a transaction
             meta = self._api.write_metadata
-            self._run(queries.load("tx_label"), {"meta": meta})
+            self._run(queries.load("server/tx_label"), {"meta": meta})
             # again with the id the Query API gave the transaction: whoever finds it orphaned can roll it back
             # (`rollback`), which a TERMINATE does not quite do (the Query API keeps it until its idle timeout)
-            self._run(queries.load("tx_label"), {"meta": {**meta, "http_tx": self._id}})
+            self._run(queries.load("server/tx_label"), {"meta": {**meta, "http_tx": self._id}})
         text = queries.load(name)
         if rows is None:
             self._run(text, params)
