@@ -17,6 +17,7 @@ from typing import Any
 from kg.errors import InputError, QueryError
 from kg.retrieve import embed
 from kg.retrieve.bodies import bodies_signal
+from kg.retrieve.phrases import phrases_signal
 from kg.retrieve.rank import (
     DEFAULT_SIGNALS,
     DEPTH,
@@ -86,6 +87,9 @@ def retrieve(store: Store, repo: str, text: str, weights: Weights | None = None,
     if "bodies" in signals:
         jobs["bodies"] = lambda: bodies_signal(store, repo, task, Path(status["root"]) if status["root"] else None,
                                                (status["ingested_at"], status["files"]))
+    if "phrases" in signals:
+        jobs["phrases"] = lambda: phrases_signal(store, repo, task, Path(status["root"]) if status["root"] else None,
+                                                 (status["ingested_at"], status["files"]))
     if "vectors" in signals:
         jobs["vectors"] = lambda: _vectors(store, repo, task, status, embedder)
     with ThreadPoolExecutor(max_workers=len(jobs) or 1) as pool:
