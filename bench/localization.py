@@ -49,13 +49,13 @@ from kg.retrieve.search import GRAPH_SEEDS, retrieve  # noqa: E402
 DEFAULT_DATA = REPO_ROOT.parent.parent / "shared" / "eval" / "localization"
 KS = (1, 5, 10)
 # weights tried by the held-out check; bodies 0 is the default fusion without it
-GRID = {"names": (0.5, 1.0, 2.0), "fulltext": (0.5, 1.0, 2.0), "bodies": (0.0, 1.0, 2.0), "vectors": (0.5, 1.0, 2.0),
-        "graph": (0.0, 0.25, 0.5), "tests": (0.25, 0.5, 1.0)}
+GRID = {"names": (0.5, 1.0, 2.0), "fulltext": (0.5, 1.0, 2.0), "bodies": (0.0, 1.0, 2.0), "phrases": (0.0, 1.0, 2.0),
+        "vectors": (0.5, 1.0, 2.0), "graph": (0.0, 0.25, 0.5), "tests": (0.25, 0.5, 1.0)}
 # The graph signal expands from the fusion of the others, so it depends on which others are fused: besides the one
-# seeded by every signal, the recorder keeps one per seed set below (named by its signals), and the fusion of a set
-# of signals uses the graph seeded by the same set when there is one.
-GRAPH_SEED_SETS = (tuple(s for s in DEFAULT_SIGNALS if s != "graph"),
-                   tuple(s for s in SIGNALS if s not in ("graph", "bodies")))
+# seeded by every signal, the recorder keeps one seeded by the default fusion and one by the default without each of
+# its signals (named by their signals), and a fusion of a set of signals uses the graph its own set seeded.
+_SEEDS = tuple(s for s in DEFAULT_SIGNALS if s != "graph")
+GRAPH_SEED_SETS = (_SEEDS, *(tuple(s for s in _SEEDS if s != left) for left in _SEEDS))
 
 
 def project_of(row: dict[str, Any]) -> str:
@@ -96,8 +96,9 @@ def record(data: Path, work: Path) -> list[dict[str, Any]]:
                 graph = graph_signal(store, repo, {f.path: f.score for f in seeds})
                 rankings[graph_name(seeded_by)] = [[p, round(e.score, 6), e.reasons] for p, e in graph.files[:100]]
             out.append({"id": row["instance_id"], "project": project, "gold": row["gold_files"],
-                        "rankings": rankings, "fused": result.paths()[:20], "missing": result.missing,
-                        "seconds": round(seconds, 3)})
+                        "rankings": rankings,
+                        "scales": {n: r.scale for n, r in result.rankings.items() if r.scale},
+                        "fused": result.paths()[:20], "missing": result.missing, "seconds": round(seconds, 3)})
             print(f"{row['instance_id']}: {report.written} files written, {embedded} embedded in {prepared:.1f} s;"
                   f" ranked in {seconds * 1000:.0f} ms; gold at "
                   f"{_rank(result.paths(), row['gold_files'])}", file=sys.stderr)
@@ -125,7 +126,9 @@ def _rank(paths: list[str], gold: list[str]) -> int | None:
 
 
 def rankings_of(item: dict[str, Any]) -> list[SignalRanking]:
-    return [SignalRanking(name, [(p, Evidence(s, r)) for p, s, r in files]) for name, files in item["rankings"].items()]
+    scales = item.get("scales", {})
+    return [SignalRanking(name, [(p, Evidence(s, r)) for p, s, r in files], scales.get(name, 0.0))
+            for name, files in item["rankings"].items()]
 
 
 def accuracy(items: list[dict[str, Any]], ranked: dict[str, list[str]]) -> dict[int, float]:

@@ -29,6 +29,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import combinations
 from pathlib import Path
 
 from kg.retrieve.rank import Evidence, SignalRanking, _ranked, is_test
@@ -37,6 +38,10 @@ from kg.source_files import read_source
 from kg.store import Store
 
 PHRASE_WORDS = 4  # words in a shingle: fewer and common phrasing matches everywhere, more and short messages drop out
+# A phrase of this many words, found in one file only, is full evidence; the fusion scales a weaker best phrase by
+# this rather than by itself, so a lone four-word match ("short test summary info") does not count as much as a
+# whole error message.
+FULL_PHRASE = 8.0
 MAX_TASK_WORDS = 6000  # words of a task read for phrases (a pasted log is already cut to 20,000 characters)
 MAX_LITERAL_CHARS = 2000  # a longer literal is data (a template, an embedded script), not a message
 
@@ -47,16 +52,21 @@ _STRING = (_PREFIX + r'(?:(?P<tq>"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\')'
 _HASH_SCAN = re.compile(_STRING + r"|(?P<comment>#[^\n]*)")
 _C_SCAN = re.compile(r"(?P<comment>//[^\n]*|/\*[\s\S]*?\*/)|" + _STRING + r"|(?P<bq>`(?:\\.|[^`\\])*`)")
 # printf (%s, %-5d, %(name)s), str.format / f-string / template fields ({}, {0}, {name!r}, ${x}) and escapes (\n)
-_PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[sdifrxXeEgGcaou%]|\$?\{[^{}\n]{0,80}\}|\\[ntr]")
-_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")  # letters of any script; digits and `_` split words
+_PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[sdifrxXeEgGcaou]|\$?\{[^{}\n]{0,80}\}")
+_ESCAPE = re.compile(r"\\[ntr]")
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?|\x00")  # letters and digits of any script (`_` splits), or a placeholder
+ANY = "*"  # a literal's placeholder: one word of the printed message, whatever it is
+WILDCARDS = 1  # placeholders a shingle may hold ("contains %d more items" meets "contains 3 more items"); with more,
+# "{} of the {}" would match any "x of the y"
 _JOINER = re.compile(r"\s*\+?\s*\\?\s*")  # what may lie between two literals of one message: space, `+`, a `\` break
 # a triple-quoted literal after one of these (or first in a file) stands alone: a docstring
 _STATEMENT_END = frozenset((":", ";", "{", "}", ""))
 
 
 def words_of(text: str) -> list[str]:
-    """The words of a text as phrases are compared: lowercased, letters only (digits, `_`, punctuation split)."""
-    return [w.lower() for w in _WORD.findall(text)]
+    """The words of a text as phrases are compared: lowercased runs of letters and digits (`_` and punctuation
+    split them); a literal's placeholder is the word ANY."""
+    return [ANY if w == "\x00" else w.lower() for w in _WORD.findall(text)]
 
 
 def literals(source: str, path: str) -> list[str]:
@@ -83,7 +93,7 @@ def literals(source: str, path: str) -> list[str]:
         end = m.end()
     if current:
         out.append("".join(current))
-    return [_PLACEHOLDER.sub(" ", s) for s in out if 0 < len(s) <= MAX_LITERAL_CHARS]
+    return [_PLACEHOLDER.sub(" \x00 ", _ESCAPE.sub(" ", s)) for s in out if 0 < len(s) <= MAX_LITERAL_CHARS]
 
 
 def _last_char(source: str, before: int) -> str:
@@ -99,6 +109,29 @@ def _body(literal: str) -> str:
     literal = literal.lstrip("rRbBuUfF")
     q = 3 if literal[:3] in ('"""', "'''") else 1
     return literal[q:-q]
+
+
+# English function words: a phrase of these and one other word ("but it is usually", "to get the full") is how
+# prose is written, not a message only one file prints
+_FUNCTION_WORDS = frozenset("""a an the and or but if then else so as at by for from in into of on onto to with
+without is are was were be been being it its this that these those there here not no do does did done have has had
+can could will would shall should may might must i you he she we they me us them my your our their what which who
+when where why how all any some each every more most than too very just only also get got set""".split())
+CONTENT_WORDS = 2  # words of a matched phrase that must not be function words, numbers or placeholders
+
+
+def content_words(words: Iterable[str]) -> int:
+    """How many words say what the phrase is about (not function words, numbers or placeholders)."""
+    return sum(1 for w in words if w != ANY and not w.isdigit() and w not in _FUNCTION_WORDS)
+
+
+def telling(shingle: str, n: int = PHRASE_WORDS) -> bool:
+    """Whether a literal's shingle says something: all its words but one hold a letter, and at most WILDCARDS of
+    them are placeholders. Digits align a printed number with its placeholder, but "0 9 0" or "2 3 0" (versions)
+    and "{} of the {}" match too much to tell a file."""
+    words = shingle.split()
+    return (words.count(ANY) <= WILDCARDS
+            and sum(1 for w in words if w != ANY and not w.isdigit()) >= n - 1)
 
 
 def shingles(words: list[str], n: int = PHRASE_WORDS) -> list[str]:
@@ -136,8 +169,8 @@ class PhraseIndex:
             if h is not None and self.hashes.get(p) == h:
                 continue
             self._drop(p)
-            text = read_source(self.root, p)
-            found = {s for lit in literals(text, p) for s in shingles(words_of(lit), self.n)} if text else set()
+            text = read_source(self.root, p) or ""  # a file gone or unreadable prints nothing
+            found = {s for lit in literals(text, p) for s in shingles(words_of(lit), self.n) if telling(s, self.n)}
             self.by_file[p] = found
             for s in found:
                 self.files_of.setdefault(s, set()).add(p)
@@ -151,22 +184,32 @@ class PhraseIndex:
                 if not holders:
                     del self.files_of[s]
 
+    def _holders(self, gram: list[str]) -> set[str]:
+        """The files printing these words, literally or with up to WILDCARDS of them a placeholder."""
+        found = set(self.files_of.get(" ".join(gram), ()))
+        for k in range(1, WILDCARDS + 1):
+            for holes in combinations(range(len(gram)), k):
+                found |= self.files_of.get(" ".join(ANY if i in holes else w for i, w in enumerate(gram)), set())
+        return found
+
     def match(self, words: list[str]) -> dict[str, tuple[float, str]]:
         """Each file's best phrase among `words`: (score, the phrase). A phrase is a run of consecutive shingles
-        all found in the file; it scores its length in words times its rarest shingle's idf over the files."""
+        all found in the file; it scores its length in words times its rarest shingle's idf over the files (scaled so
+        a shingle found in one file only has idf 1)."""
         n_files = max(len(self.by_file), 1)
-        grams = shingles(words, self.n)
-        hits = [self.files_of.get(g, set()) for g in grams]
+        unique = math.log(1 + n_files)  # a shingle of one file: idf 1, so a phrase's score reads as its length
+        hits = [self._holders(words[i:i + self.n]) for i in range(len(words) - self.n + 1)]
         best: dict[str, tuple[float, str]] = {}
         open_runs: dict[str, tuple[int, float]] = {}  # path → (first shingle of its current run, rarest idf so far)
         for i, holders in enumerate([*hits, set()]):
-            idf = math.log(1 + n_files / len(holders)) if holders else 0.0
+            idf = math.log(1 + n_files / len(holders)) / unique if holders else 0.0
             for path in list(open_runs):
                 if path not in holders:  # the run ends at shingle i - 1
                     start, rarest = open_runs.pop(path)
                     length = i - 1 - start + self.n
                     score = length * rarest
-                    if score > best.get(path, (0.0, ""))[0]:
+                    if score > best.get(path, (0.0, ""))[0] and content_words(words[start:start + length]) >= \
+                            CONTENT_WORDS:
                         best[path] = (score, " ".join(words[start:start + length]))
             for path in holders:
                 start, rarest = open_runs.get(path, (i, 0.0))
@@ -190,11 +233,11 @@ def index_for(store: Store, repo: str, root: Path, version: object = None, n: in
 
 def rank_phrases(index: PhraseIndex, text: str) -> SignalRanking:
     """Files ranked by the best phrase of `text` they print."""
-    words = words_of(text)[:MAX_TASK_WORDS]
+    words = words_of(text.replace("\x00", " "))[:MAX_TASK_WORDS]
     evidence: dict[str, Evidence] = defaultdict(Evidence)
     for path, (score, phrase) in index.match(words).items():
         evidence[path].add(score, f'prints "{_short(phrase)}"')
-    return SignalRanking("phrases", _ranked(evidence))
+    return SignalRanking("phrases", _ranked(evidence), scale=FULL_PHRASE)
 
 
 def _short(phrase: str, limit: int = 80) -> str:

@@ -54,7 +54,7 @@ def test_each_signal_finds_the_file_alone_and_the_fusion_agrees(store: Store, tm
                        embedder=MODEL)
     assert meaning.paths()[0] == "shop/storage.py"
     fused = retrieve(store, "shop", "After checkout the order total ignores the coupon percent", embedder=MODEL)
-    assert set(fused.rankings) == {"names", "fulltext", "vectors", "graph"} and not fused.missing
+    assert set(fused.rankings) == {"names", "fulltext", "phrases", "vectors", "graph"} and not fused.missing
     assert fused.paths()[0] in ("shop/cart.py", "shop/pricing.py")
     assert fused.files[0].symbols  # the symbols that matched, for the code section
 

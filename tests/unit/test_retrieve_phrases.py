@@ -38,8 +38,8 @@ def test_python_literals_join_adjacent_parts_cut_placeholders_and_skip_docstring
     assert len(joined) == 1  # the three adjacent parts are one message; docstrings and the comment are not printed
     assert "To decorate a test function" in joined[0] and "decorator instead of" in joined[0]
     assert "{msg!r}" not in joined[0]
-    assert words_of([s for s in found if "more items" in s][0]) == ["contains", "more", "items", "first", "extra",
-                                                                    "item"]
+    assert words_of([s for s in found if "more items" in s][0]) == ["*", "contains", "*", "more", "items", "first",
+                                                                    "extra", "item", "*"]
 
 
 def test_c_family_literals_take_templates_and_skip_both_comment_forms() -> None:
@@ -50,7 +50,7 @@ def test_c_family_literals_take_templates_and_skip_both_comment_forms() -> None:
 
 
 def test_words_are_letters_of_any_script_lowercased() -> None:
-    assert words_of("Right contains 3 more_items: 52") == ["right", "contains", "more", "items"]
+    assert words_of("Right contains 3 more_items: 52") == ["right", "contains", "3", "more", "items", "52"]
     assert words_of("Ошибка: файл не найден") == ["ошибка", "файл", "не", "найден"]
     assert shingles(["a", "b", "c"], 2) == ["a b", "b c"] and shingles(["a"], 4) == []
 
@@ -95,3 +95,11 @@ def test_an_unreadable_or_removed_file_is_skipped_and_an_update_forgets_it(tmp_p
     assert index.by_file["pkg/missing.py"] == set()
     index.update({"pkg/other.py": None})
     assert set(index.by_file) == {"pkg/other.py"} and "using pytest skip outside" not in index.files_of
+
+
+def test_a_placeholder_stands_for_one_printed_word(tmp_path: Path) -> None:
+    (tmp_path / "parser.py").write_text('raise UsageError(_("Option {name!r} requires an argument.").format(name=n))\n'
+                                        'note = "%s of the %s"\n')
+    index = index_files(tmp_path, ["parser.py"])
+    assert [p for p, _ in rank_phrases(index, "Error: Option '--name' requires an argument.").files] == ["parser.py"]
+    assert rank_phrases(index, "a matter of the heart").files == []  # two placeholders in four words: too loose
