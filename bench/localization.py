@@ -96,9 +96,8 @@ def record(data: Path, work: Path) -> list[dict[str, Any]]:
                 graph = graph_signal(store, repo, {f.path: f.score for f in seeds})
                 rankings[graph_name(seeded_by)] = [[p, round(e.score, 6), e.reasons] for p, e in graph.files[:100]]
             out.append({"id": row["instance_id"], "project": project, "gold": row["gold_files"],
-                        "rankings": rankings,
-                        "scales": {n: r.scale for n, r in result.rankings.items() if r.scale},
-                        "fused": result.paths()[:20], "missing": result.missing, "seconds": round(seconds, 3)})
+                        "rankings": rankings, "fused": result.paths()[:20], "missing": result.missing,
+                        "seconds": round(seconds, 3)})
             print(f"{row['instance_id']}: {report.written} files written, {embedded} embedded in {prepared:.1f} s;"
                   f" ranked in {seconds * 1000:.0f} ms; gold at "
                   f"{_rank(result.paths(), row['gold_files'])}", file=sys.stderr)
@@ -126,9 +125,7 @@ def _rank(paths: list[str], gold: list[str]) -> int | None:
 
 
 def rankings_of(item: dict[str, Any]) -> list[SignalRanking]:
-    scales = item.get("scales", {})
-    return [SignalRanking(name, [(p, Evidence(s, r)) for p, s, r in files], scales.get(name, 0.0))
-            for name, files in item["rankings"].items()]
+    return [SignalRanking(name, [(p, Evidence(s, r)) for p, s, r in files]) for name, files in item["rankings"].items()]
 
 
 def accuracy(items: list[dict[str, Any]], ranked: dict[str, list[str]]) -> dict[int, float]:

@@ -37,11 +37,7 @@ from kg.retrieve.text import TaskText
 from kg.source_files import read_source
 from kg.store import Store
 
-PHRASE_WORDS = 4  # words in a shingle: fewer and common phrasing matches everywhere, more and short messages drop out
-# A phrase of this many words, found in one file only, is full evidence; the fusion scales a weaker best phrase by
-# this rather than by itself, so a lone four-word match ("short test summary info") does not count as much as a
-# whole error message.
-FULL_PHRASE = 8.0
+PHRASE_WORDS = 5  # words in a shingle: 5 beat 3 and 4 on the localization set (bench/localization.py, the note)
 MAX_TASK_WORDS = 6000  # words of a task read for phrases (a pasted log is already cut to 20,000 characters)
 MAX_LITERAL_CHARS = 2000  # a longer literal is data (a template, an embedded script), not a message
 
@@ -237,7 +233,7 @@ def rank_phrases(index: PhraseIndex, text: str) -> SignalRanking:
     evidence: dict[str, Evidence] = defaultdict(Evidence)
     for path, (score, phrase) in index.match(words).items():
         evidence[path].add(score, f'prints "{_short(phrase)}"')
-    return SignalRanking("phrases", _ranked(evidence), scale=FULL_PHRASE)
+    return SignalRanking("phrases", _ranked(evidence))
 
 
 def _short(phrase: str, limit: int = 80) -> str:

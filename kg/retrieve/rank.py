@@ -13,8 +13,7 @@
               so a file several hits lean on rises
 
 Each signal answers alone (`signals=`), so its worth can be measured alone; the fused ranking is what `kg context`
-uses. Fusion sums the signals' scores, each scaled to its best file (CombSUM) or to a signal's own
-measure of full evidence when its best file falls short of it, weighted; on the localization set
+uses. Fusion sums the signals' scores, each scaled to its best file (CombSUM), weighted; on the localization set
 it beat reciprocal-rank fusion at every constant tried (bench/localization.py). A signal that cannot run (no
 embeddings yet, no model installed) is left out and named in `missing`.
 """
@@ -60,7 +59,6 @@ class Evidence:
 class SignalRanking:
     name: str
     files: list[tuple[str, Evidence]]  # best first
-    scale: float = 0.0  # a score that is full evidence: the fusion scales by it when the best file scores less
 
     def rank_of(self) -> dict[str, int]:
         return {path: i for i, (path, _) in enumerate(self.files, start=1)}
@@ -86,7 +84,7 @@ class Weights:
     names: float = 1.0
     fulltext: float = 1.0
     bodies: float = 1.0
-    phrases: float = 1.0
+    phrases: float = 1.5  # chosen held out by project among 0–2 (bench/localization.py, the note)
     vectors: float = 1.0
     graph: float = 0.5
     tests: float = 0.5
@@ -260,7 +258,7 @@ def fuse(rankings: list[SignalRanking], weights: Weights, depth: int = DEPTH) ->
     fused: dict[str, RankedFile] = {}
     for ranking in rankings:
         w = weights.of(ranking.name)
-        top = max(ranking.files[0][1].score, ranking.scale) if ranking.files else 0.0
+        top = ranking.files[0][1].score if ranking.files else 0.0
         for rank, (path, ev) in enumerate(ranking.files[:depth], start=1):
             f = fused.setdefault(path, RankedFile(path, 0.0, {}, {}))
             f.score += w * (ev.score / top if top > 0 else 0.0)
