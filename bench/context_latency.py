@@ -7,7 +7,7 @@ The repository must be ingested already (`kg ingest PATH --repo NAME --embed`; d
 the embedding phase): this bench measures answering, not ingesting. Tasks: bench.embed's django-like reports (they
 name django code; on another repository they still exercise every signal). One warm-up round, then `--runs` rounds
 of `retrieve` (the ranking) and `build` (the budgeted context) per task; p50 / p95 / max in ms, and the p50 of each
-signal's own time (`Retrieval.ms`: names, fulltext, bodies and vectors run at once, graph after them). The machine's
+signal's own time (`Retrieval.ms`: all but graph run at once, graph after them). The machine's
 load average is printed before and after. On a shared machine wall times grow with the load, so the CPU time each
 warm context costs is printed too (`context_cpu_ms`, the mean: this process, and the local Neo4j server read from
 /proc through its pid file in KG_DATA_DIR, 0 when it is not local): a lower bound of the quiet wall time. A benchmark

@@ -35,14 +35,27 @@ from kg.ingest.pipeline import Ingestor  # noqa: E402
 from kg import settings as kg_settings  # noqa: E402
 from kg.graph import open_graph  # noqa: E402
 from kg.retrieve import embed, vectors  # noqa: E402
-from kg.retrieve.rank import DEFAULT_SIGNALS, SIGNALS, Evidence, SignalRanking, Weights, fuse  # noqa: E402
-from kg.retrieve.search import retrieve  # noqa: E402
+from kg.retrieve.rank import (  # noqa: E402
+    DEFAULT_SIGNALS,
+    SIGNALS,
+    Evidence,
+    SignalRanking,
+    Weights,
+    fuse,
+    graph_signal,
+)
+from kg.retrieve.search import GRAPH_SEEDS, retrieve  # noqa: E402
 
 DEFAULT_DATA = REPO_ROOT.parent.parent / "shared" / "eval" / "localization"
 KS = (1, 5, 10)
 # weights tried by the held-out check; bodies 0 is the default fusion without it
-GRID = {"names": (0.5, 1.0, 2.0), "fulltext": (0.5, 1.0, 2.0), "bodies": (0.0, 1.0, 2.0), "vectors": (0.5, 1.0, 2.0),
-        "graph": (0.0, 0.25, 0.5), "tests": (0.25, 0.5, 1.0)}
+GRID = {"names": (0.5, 1.0, 2.0), "fulltext": (0.5, 1.0, 2.0), "bodies": (0.0, 1.0, 2.0), "phrases": (0.0, 1.0, 2.0),
+        "vectors": (0.5, 1.0, 2.0), "graph": (0.0, 0.25, 0.5), "tests": (0.25, 0.5, 1.0)}
+# The graph signal expands from the fusion of the others, so it depends on which others are fused: besides the one
+# seeded by every signal, the recorder keeps one seeded by the default fusion and one by the default without each of
+# its signals (named by their signals), and a fusion of a set of signals uses the graph its own set seeded.
+_SEEDS = tuple(s for s in DEFAULT_SIGNALS if s != "graph")
+GRAPH_SEED_SETS = (_SEEDS, *(tuple(s for s in _SEEDS if s != left) for left in _SEEDS))
 
 
 def project_of(row: dict[str, Any]) -> str:
@@ -78,6 +91,10 @@ def record(data: Path, work: Path) -> list[dict[str, Any]]:
             seconds = time.perf_counter() - began
             for name, ranking in result.rankings.items():
                 rankings[name] = [[p, round(e.score, 6), e.reasons] for p, e in ranking.files[:100]]
+            for seeded_by in GRAPH_SEED_SETS:
+                seeds = fuse([r for n, r in result.rankings.items() if n in seeded_by], Weights())[:GRAPH_SEEDS]
+                graph = graph_signal(store, repo, {f.path: f.score for f in seeds})
+                rankings[graph_name(seeded_by)] = [[p, round(e.score, 6), e.reasons] for p, e in graph.files[:100]]
             out.append({"id": row["instance_id"], "project": project, "gold": row["gold_files"],
                         "rankings": rankings, "fused": result.paths()[:20], "missing": result.missing,
                         "seconds": round(seconds, 3)})
@@ -85,6 +102,11 @@ def record(data: Path, work: Path) -> list[dict[str, Any]]:
                   f" ranked in {seconds * 1000:.0f} ms; gold at "
                   f"{_rank(result.paths(), row['gold_files'])}", file=sys.stderr)
     return out
+
+
+def graph_name(seeded_by: tuple[str, ...]) -> str:
+    """The recorded graph signal seeded by the fusion of `seeded_by`: `graph:names+fulltext+vectors`."""
+    return "graph:" + "+".join(sorted(seeded_by))
 
 
 def _unpack(archive: Path, tree: Path) -> None:
@@ -117,13 +139,14 @@ def _hit(paths: list[str], gold: list[str], k: int) -> bool:
 
 def fused(items: list[dict[str, Any]], weights: Weights,
           use: tuple[str, ...] = DEFAULT_SIGNALS) -> dict[str, list[str]]:
-    """Fuse the recorded rankings. The graph signal was recorded from the seeds of the fusion with bodies; a
-    record's `graph4` (when there) from the default fusion's, and stands in for `graph` when bodies is not used."""
+    """Fuse the recorded rankings. The graph signal `graph` was recorded from the seeds of the fusion of every
+    signal; when a graph seeded by exactly the signals used (with a weight) was recorded too, it stands in."""
     out = {}
+    seeded_by = graph_name(tuple(s for s in use if s != "graph" and weights.of(s)))
     for i in items:
         rankings = {r.name: r for r in rankings_of(i)}
-        if "graph4" in rankings and ("bodies" not in use or not weights.bodies):
-            rankings["graph"] = SignalRanking("graph", rankings["graph4"].files)
+        if seeded_by in rankings:
+            rankings["graph"] = SignalRanking("graph", rankings[seeded_by].files)
         out[i["id"]] = [f.path for f in fuse([r for n, r in rankings.items() if n in use], weights)]
     return out
 

@@ -6,6 +6,8 @@
     fulltext  Lucene (BM25) over each file's words and over each symbol's words (`module_words`, `symbol_words`)
     bodies    BM25 over the source of each function, method and class with the repository's own statistics
               (kg.retrieve.bodies): the code that must change shares words with a report that names none of it
+    phrases   runs of the task's words found verbatim in the project's string literals (kg.retrieve.phrases): a
+              pasted error message leads to the code that prints it
     vectors   the task's embedding against symbol and module embeddings (`symbol_embedding`, `module_embedding`)
     graph     personalised PageRank over the CALLS/IMPORTS/INHERITS ties of the best files of the other signals,
               so a file several hits lean on rises
@@ -29,10 +31,10 @@ from kg.retrieve.text import TaskText
 from kg.retrieve.ties import neighbourhood as ties_of
 from kg.store import Store
 
-SIGNALS = ("names", "fulltext", "bodies", "vectors", "graph")
+SIGNALS = ("names", "fulltext", "bodies", "phrases", "vectors", "graph")
 # The fusion's signals by default. `bodies` is opt-in (`--signal bodies`, `signals=`): alone it is the best single
 # signal offline, but in the fusion it did not raise acc@1 on the fresh CLI run (bench/localization.py, the note).
-DEFAULT_SIGNALS = ("names", "fulltext", "vectors", "graph")
+DEFAULT_SIGNALS = ("names", "fulltext", "phrases", "vectors", "graph")
 DEPTH = 50  # files each signal contributes to the fusion
 QUERY_WORDS = 200  # words of a task sent to Lucene: its idf weighs them, so rare telling words must not be cut
 
@@ -82,6 +84,7 @@ class Weights:
     names: float = 1.0
     fulltext: float = 1.0
     bodies: float = 1.0
+    phrases: float = 1.5  # chosen held out by project among 0–2 (bench/localization.py, the note)
     vectors: float = 1.0
     graph: float = 0.5
     tests: float = 0.5

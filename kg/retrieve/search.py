@@ -17,6 +17,7 @@ from typing import Any
 from kg.errors import InputError, QueryError
 from kg.retrieve import embed
 from kg.retrieve.bodies import bodies_signal
+from kg.retrieve.phrases import phrases_signal
 from kg.retrieve.rank import (
     DEFAULT_SIGNALS,
     DEPTH,
@@ -44,7 +45,7 @@ class Retrieval:
     files: list[RankedFile]
     rankings: dict[str, SignalRanking] = field(default_factory=dict)
     missing: dict[str, str] = field(default_factory=dict)  # signal → why it did not run
-    ms: dict[str, float] = field(default_factory=dict)  # signal → milliseconds it took (the first four run at once)
+    ms: dict[str, float] = field(default_factory=dict)  # signal → milliseconds it took (all but graph run at once)
 
     def paths(self) -> list[str]:
         return [f.path for f in self.files]
@@ -76,7 +77,7 @@ def retrieve(store: Store, repo: str, text: str, weights: Weights | None = None,
     result = Retrieval(repo, task, [])
     if task.empty:
         return result
-    # The four first signals are independent: asked at once, the slowest (embedding the task, then the vector
+    # The signals but graph are independent: asked at once, the slowest (embedding the task, then the vector
     # search) sets the latency instead of their sum. The driver is thread-safe; each read has its own session.
     jobs: dict[str, Callable[[], SignalRanking | str]] = {}
     if "names" in signals:
@@ -86,6 +87,9 @@ def retrieve(store: Store, repo: str, text: str, weights: Weights | None = None,
     if "bodies" in signals:
         jobs["bodies"] = lambda: bodies_signal(store, repo, task, Path(status["root"]) if status["root"] else None,
                                                (status["ingested_at"], status["files"]))
+    if "phrases" in signals:
+        jobs["phrases"] = lambda: phrases_signal(store, repo, task, Path(status["root"]) if status["root"] else None,
+                                                 (status["ingested_at"], status["files"]))
     if "vectors" in signals:
         jobs["vectors"] = lambda: _vectors(store, repo, task, status, embedder)
     with ThreadPoolExecutor(max_workers=len(jobs) or 1) as pool:

@@ -25,6 +25,7 @@ from kg.retrieve.search import retrieve
 from kg.settings import Settings
 from kg.store import Store
 from tests.integration.test_agent_run import kg_env
+from tests.sdists import sdist
 
 TINYSHOP = Path(__file__).resolve().parents[2] / "examples" / "tinyshop"
 MODEL = embed.load("onnx")
@@ -53,7 +54,7 @@ def test_each_signal_finds_the_file_alone_and_the_fusion_agrees(store: Store, tm
                        embedder=MODEL)
     assert meaning.paths()[0] == "shop/storage.py"
     fused = retrieve(store, "shop", "After checkout the order total ignores the coupon percent", embedder=MODEL)
-    assert set(fused.rankings) == {"names", "fulltext", "vectors", "graph"} and not fused.missing
+    assert set(fused.rankings) == {"names", "fulltext", "phrases", "vectors", "graph"} and not fused.missing
     assert fused.paths()[0] in ("shop/cart.py", "shop/pricing.py")
     assert fused.files[0].symbols  # the symbols that matched, for the code section
 
@@ -340,3 +341,25 @@ def test_code_is_shown_only_from_the_repositorys_own_regular_files(store: Store,
     cart.symlink_to(secret)
     shown = build(store, "shop", task, "modify", budget=20_000, embedder=none).text()
     assert "SECRET" not in shown and "def checkout" not in shown
+
+
+def test_a_pasted_error_message_leads_to_the_file_printing_it(store: Store, tmp_path: Path) -> None:
+    """click 8.1.7 from PyPI: a report pastes the error click printed; its words point at the option code
+    (decorators.py, core.py first without the phrases signal). The phrases signal finds termui.py, whose string
+    literal holds the message, and the default fusion puts it first; after an edit of the message the re-ingested
+    file is read again and no longer matches. No model (vectors left out)."""
+    root = tmp_path / "click"
+    shutil.copytree(sdist("click", "8.1.7"), root)
+    Ingestor(store, root, repo="click").run()
+    none = embed.load("none")
+    report = ("With confirmation_prompt=True on a password option, typing the same password twice still fails:\n"
+              "```\nRepeat for confirmation:\nError: The two entered values do not match.\n```")
+    alone = retrieve(store, "click", report, signals=("phrases",), embedder=none)
+    assert alone.paths() == ["src/click/termui.py"]
+    assert alone.files[0].reasons["phrases"] == ['prints "error the two entered values do not match"']
+    fused = retrieve(store, "click", report, embedder=none)
+    assert fused.paths()[0] == "src/click/termui.py" and "phrases" in fused.files[0].signals
+    termui = root / "src" / "click" / "termui.py"
+    termui.write_text(termui.read_text().replace("The two entered values do not match", "Those values differ"))
+    Ingestor(store, root, repo="click").run()
+    assert retrieve(store, "click", report, signals=("phrases",), embedder=none).paths() == []

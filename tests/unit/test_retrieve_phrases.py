@@ -1,0 +1,105 @@
+"""The phrases signal without a graph: string literals scanned from source, a task's words matched as runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kg.retrieve.phrases import MAX_TASK_WORDS, index_files, literals, rank_phrases, shingles, words_of
+
+PY = '''"""Module docstring: Using pytest.skip outside of a test is not allowed."""
+import sys
+
+
+def skip(msg):
+    """Skip: Using pytest.skip outside of a test is not allowed, says the docstring."""
+    # a comment: "Using pytest.skip outside of a test is not allowed"
+    raise RuntimeError(
+        "Using pytest.skip outside of a test is not allowed. "
+        "To decorate a test function, use the @pytest.mark.skip "
+        f"decorator instead of {msg!r}."
+    )
+
+
+def diff(side, n, item):
+    return "%s contains %d more items, first extra item: %s" % (side, n, item)
+'''
+
+JS = """// "Cannot read the config file named here" is a comment
+const a = 'it\\'s a quoted string';
+const t = `template ${name} was not found in the registry`;
+/* "block comment phrase that is not printed" */
+throw new Error("the port is already in use by another server");
+"""
+
+
+def test_python_literals_join_adjacent_parts_cut_placeholders_and_skip_docstrings_and_comments() -> None:
+    found = literals(PY, "pkg/mod.py")
+    joined = [s for s in found if "Using pytest.skip" in s]
+    assert len(joined) == 1  # the three adjacent parts are one message; docstrings and the comment are not printed
+    assert "To decorate a test function" in joined[0] and "decorator instead of" in joined[0]
+    assert "{msg!r}" not in joined[0]
+    assert words_of([s for s in found if "more items" in s][0]) == ["*", "contains", "*", "more", "items", "first",
+                                                                    "extra", "item", "*"]
+
+
+def test_c_family_literals_take_templates_and_skip_both_comment_forms() -> None:
+    found = literals(JS, "src/app.js")
+    assert "the port is already in use by another server" in found
+    assert any("was not found in the registry" in s for s in found)
+    assert not any("config file named" in s or "block comment" in s for s in found)
+
+
+def test_words_are_letters_of_any_script_lowercased() -> None:
+    assert words_of("Right contains 3 more_items: 52") == ["right", "contains", "3", "more", "items", "52"]
+    assert words_of("Ошибка: файл не найден") == ["ошибка", "файл", "не", "найден"]
+    assert shingles(["a", "b", "c"], 2) == ["a b", "b c"] and shingles(["a"], 4) == []
+
+
+def _repo(tmp_path: Path) -> Path:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "runner.py").write_text(PY)
+    (tmp_path / "pkg" / "other.py").write_text('def f():\n    return "use the @pytest.mark.skip decorator"\n')
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_runner.py").write_text('assert msg == "Right contains 3 more items, first extra '
+                                                       'item: 52"\n')
+    return tmp_path
+
+
+def test_a_quoted_message_ranks_the_file_printing_it_by_its_longest_run(tmp_path: Path) -> None:
+    index = index_files(_repo(tmp_path), ["pkg/runner.py", "pkg/other.py", "tests/test_runner.py"])
+    assert "tests/test_runner.py" not in index.by_file  # a test's expected output is not the code printing it
+    ranked = rank_phrases(index, "Calling skip at module level says:\n> Using pytest.skip outside of a test is "
+                                 "not allowed. To decorate a test function, use the @pytest.mark.skip or skipif")
+    assert [p for p, _ in ranked.files][0] == "pkg/runner.py"
+    assert ranked.files[0][1].reasons[0].startswith('prints "using pytest skip outside of a test is not allowed')
+    score, phrase = index.match(words_of("> Using pytest.skip outside of a test is not allowed. To decorate a test "
+                                         "function, use the @pytest.mark.skip or skipif"))["pkg/runner.py"]
+    assert phrase.endswith("test function use the pytest mark skip")  # the whole run, across the joined parts
+    diff = rank_phrases(index, "E   Right contains 2 more items, first extra item: 49")
+    assert [p for p, _ in diff.files] == ["pkg/runner.py"]
+
+
+def test_nothing_quoted_non_english_or_huge_input_returns_quietly(tmp_path: Path) -> None:
+    index = index_files(_repo(tmp_path), ["pkg/runner.py", "pkg/other.py"])
+    assert rank_phrases(index, "the skip function is confusing").files == []  # no run of four words in a literal
+    assert rank_phrases(index, "").files == []
+    assert rank_phrases(index, "跳过 模块 级别 的 测试 不 被 允许").files == []
+    log = "Using pytest.skip outside of a test is not allowed. " * 5000  # 50,000 words
+    assert [p for p, _ in rank_phrases(index, log).files] == ["pkg/runner.py"]
+    assert len(words_of(log)) > MAX_TASK_WORDS
+
+
+def test_an_unreadable_or_removed_file_is_skipped_and_an_update_forgets_it(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    index = index_files(root, ["pkg/runner.py", "pkg/missing.py"])
+    assert index.by_file["pkg/missing.py"] == set()
+    index.update({"pkg/other.py": None})
+    assert set(index.by_file) == {"pkg/other.py"} and "using pytest skip outside" not in index.files_of
+
+
+def test_a_placeholder_stands_for_one_printed_word(tmp_path: Path) -> None:
+    (tmp_path / "parser.py").write_text('raise UsageError(_("Option {name!r} requires an argument.").format(name=n))\n'
+                                        'note = "%s of the %s"\n')
+    index = index_files(tmp_path, ["parser.py"])
+    assert [p for p, _ in rank_phrases(index, "Error: Option '--name' requires an argument.").files] == ["parser.py"]
+    assert rank_phrases(index, "a matter of the heart").files == []  # two placeholders in four words: too loose
