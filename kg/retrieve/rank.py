@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from operator import sub
 from typing import Any
 
-from kg.retrieve.text import TaskText
+from kg.retrieve.text import FRAME_BOOST, WEIGHTS, TaskText, vendored
 from kg.retrieve.ties import neighbourhood as ties_of
 from kg.store import Store
 
@@ -37,6 +37,10 @@ SIGNALS = ("names", "fulltext", "bodies", "phrases", "vectors", "graph")
 DEFAULT_SIGNALS = ("names", "fulltext", "phrases", "vectors", "graph")
 DEPTH = 50  # files each signal contributes to the fusion
 QUERY_WORDS = 200  # words of a task sent to Lucene: its idf weighs them, so rare telling words must not be cut
+# What the names signal's 1.0 in the fusion is worth at least: a confident mention (a dotted name's weight, 2.0)
+# found in one file only, i.e. 2.0 × log(1 + files). A task whose only hits are weaker (a plain word that is also a
+# module's name, a common method name) gives the names signal that much less say; a stronger best file is 1.
+NAMES_CONFIDENT = 2.0
 
 
 @dataclass
@@ -59,6 +63,7 @@ class Evidence:
 class SignalRanking:
     name: str
     files: list[tuple[str, Evidence]]  # best first
+    scale: float | None = None  # the score that counts 1 in the fusion; None: the best file's
 
     def rank_of(self) -> dict[str, int]:
         return {path: i for i, (path, _) in enumerate(self.files, start=1)}
@@ -101,6 +106,8 @@ def names_signal(store: Store, repo: str, task: TaskText, files_in_repo: int) ->
     symbol_texts = {m.text: m for m in task.mentions if m.shape not in ("file",)}
     module_texts = {m.text: m for m in task.mentions if m.shape in ("file", "frame", "dotted")}
     for word in task.query_words(24):  # a word that is a module's name: `junitxml`, `skipping`, `blueprint(s)`
+        if word in task.products:
+            continue  # `Python 3.7`: the language, not the project's python.py
         module_texts.setdefault(word, None)
         module_texts.setdefault(word + "s", None)
     rows = store.read("retrieve/names", repo=repo, names=list(symbol_texts), leaves=module_leaves(module_texts),
@@ -110,8 +117,13 @@ def names_signal(store: Store, repo: str, task: TaskText, files_in_repo: int) ->
         by_text[r["text"]].append(r)
     evidence: dict[str, Evidence] = defaultdict(Evidence)
     n = max(files_in_repo, 1)
+    frames = bool(task.frames)
+    if frames:
+        _frames(task, by_text, evidence, math.log(1 + n))
     for text, hits in by_text.items():
         mention = symbol_texts.get(text) if hits[0]["kind"] != "module" else module_texts.get(text)
+        if frames and mention is not None and mention.shape == "frame":
+            continue  # scored by `_frames`, file by file
         weight = mention.weight if mention is not None else 0.5
         qualified = [h for h in hits if h["qualified"]]
         if mention is not None and "." in text and mention.shape != "file" and qualified:
@@ -126,7 +138,31 @@ def names_signal(store: Store, repo: str, task: TaskText, files_in_repo: int) ->
             score = 0.0 if h["path"] in counted else weight * idf / (1 + 0.5 * (kind == "variable"))
             counted.add(h["path"])
             evidence[h["path"]].add(score, reason, h["qname"] if kind != "module" else None)
-    return SignalRanking("names", _ranked(evidence))
+    ranked = _ranked(evidence)
+    top = ranked[0][1].score if ranked else 0.0
+    return SignalRanking("names", ranked, max(top, NAMES_CONFIDENT * math.log(1 + n)))
+
+
+def _frames(task: TaskText, by_text: dict[str, list[dict[str, Any]]], evidence: dict[str, Evidence],
+            idf: float) -> None:
+    """A traceback's files of the project, the innermost first: the error happened in the innermost one, and the
+    outer ones (the runner, the entry point every error passes through) only led there. A frame whose file is not
+    the project's own (the standard library, a dependency, the user's script, a vendored copy such as
+    `requests/packages/urllib3`) says nothing about where to fix, and its function is not looked up elsewhere. A
+    file counts once, at its innermost frame, however many frames of the traceback ran in it."""
+    depth = 0
+    for frame in task.frames:
+        paths = sorted({h["path"] for h in by_text.get(frame.path, []) if h["kind"] == "module"
+                        and not vendored(h["path"])})
+        fresh = [p for p in paths if not evidence[p].score]
+        if not fresh:
+            continue
+        weight = WEIGHTS["frame"] * (1 + FRAME_BOOST * 0.5 ** depth) * idf / len(paths)
+        depth += 1
+        symbols = {h["path"]: h["qname"] for h in by_text.get(frame.func or "", []) if h["kind"] != "module"}
+        for p in fresh:
+            evidence[p].add(weight, f"frame {frame.path}:{frame.line}" + (f" in {frame.func}" if frame.func else ""),
+                            symbols.get(p))
 
 
 def module_leaves(texts: Iterable[str]) -> dict[str, list[str]]:
@@ -258,7 +294,7 @@ def fuse(rankings: list[SignalRanking], weights: Weights, depth: int = DEPTH) ->
     fused: dict[str, RankedFile] = {}
     for ranking in rankings:
         w = weights.of(ranking.name)
-        top = ranking.files[0][1].score if ranking.files else 0.0
+        top = ranking.scale or (ranking.files[0][1].score if ranking.files else 0.0)
         for rank, (path, ev) in enumerate(ranking.files[:depth], start=1):
             f = fused.setdefault(path, RankedFile(path, 0.0, {}, {}))
             f.score += w * (ev.score / top if top > 0 else 0.0)

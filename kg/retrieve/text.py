@@ -30,6 +30,8 @@ FRAME_BOOST = 1.0
 
 _FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>[\w<>.]+))?')
 _PYTEST_FRAME = re.compile(r"^(?P<path>[\w./\\-]+\.py):(?P<line>\d+):?(?:\s+in\s+(?P<func>\w+))?", re.MULTILINE)
+_FRAME_LINE = re.compile(r'\W*File "[^"]+", line \d+')
+_ECHOED = re.compile(r"^(?:[A-Z]+>)?\s+\S")  # an indented line (after a log prefix such as `INTERNALERROR>`)
 _FILE = re.compile(r"(?<![\w/.-])(?P<path>(?:[\w.-]+/)*[\w-]+\.(?:py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java))\b")
 _DOTTED = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?![\w(]*\.\w)")
 _CALL = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_][\w.]*)\(")
@@ -39,6 +41,11 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ERROR = re.compile(r"^[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt)$")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]")
 _DUNDER = re.compile(r"^__\w+__$")
+# A name followed by a version is a product, not a name in the code: `Python 3.7.3`, `pytest-4.4.0`, `attrs 19.1.0`
+# (a session header, a `pip list`); the project's own module of that name is not what the report is about.
+_VERSIONED = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9_]*)(?:[ \t]+|-|==)v?\d+\.\d+")
+# Folders that hold other projects' code copied in: a traceback frame there is a dependency's, not the project's.
+_VENDORED = re.compile(r"(?:^|/)(?:_?vendor(?:ed)?|third_party|site-packages|dist-packages)/|.+/packages/")
 _SPLIT = re.compile(r"([a-z0-9])([A-Z])")
 _STOP = frozenset("""a an and are as at be been but by can could did do does doing done for from had has have how
 i if in into is it its it's me my no not of on or our so such than that the their them then there these they this
@@ -75,6 +82,22 @@ class Mention:
         return self.text.rsplit(".", 1)[-1]
 
 
+@dataclass(frozen=True)
+class Frame:
+    """One traceback frame: the file as it would be inside a project, the line, the function, how deep it lies."""
+
+    path: str
+    line: int
+    func: str | None
+    depth: int  # frames between this one and the innermost (0)
+
+
+def vendored(path: str) -> bool:
+    """A path inside a copy of another project (`requests/packages/urllib3/…`, `pip/_vendor/…`, `third_party/…`).
+    A top-level `packages/` is a monorepo's own code, so only a `packages/` folder inside a package counts."""
+    return bool(_VENDORED.search(path))
+
+
 @dataclass
 class TaskText:
     """A task read once: the (cut) text, the code names in it, and the search words with their counts."""
@@ -84,6 +107,8 @@ class TaskText:
     mentions: list[Mention] = field(default_factory=list)
     words: Counter[str] = field(default_factory=Counter)
     title_words: frozenset[str] = frozenset()  # the words of the first line: what a report is about, in brief
+    frames: list[Frame] = field(default_factory=list)  # traceback frames, innermost first
+    products: frozenset[str] = frozenset()  # lowercased names written with a version (`Python 3.7`): not code
 
     @property
     def empty(self) -> bool:
@@ -122,41 +147,49 @@ def read_task(text: str, limit: int = MAX_TASK_CHARS) -> TaskText:
     """The mentions and search words of a task or bug report (any language; non-Latin words are simply not code)."""
     text, was_cut = cut_text(text or "", limit)
     mentions: dict[tuple[str, str], Mention] = {}
+    products = frozenset(m.lower() for m in _VERSIONED.findall(text))
 
     def add(name: str, shape: str, line: int | None = None, depth: int | None = None) -> None:
-        name = name.strip().strip(".,:;()[]{}'\"").replace("\\", "/")
+        name = _clean(name)
         if not name or name.lower() in _COMMON_CODE or len(name) < 3:
+            return
+        if shape in ("code", "identifier") and name.lower() in products:
             return
         key = (name, shape)
         if key not in mentions or depth is not None and depth < (mentions[key].depth or 0):
             mentions[key] = Mention(name, shape, line, depth)
 
-    frames = sorted([*_FRAME.finditer(text), *_PYTEST_FRAME.finditer(text)], key=lambda m: m.start())
-    for i, m in enumerate(frames):
-        depth = len(frames) - 1 - i  # 0: the innermost frame, where the error was raised
-        add(_project_path(m["path"]), "frame", int(m["line"]), depth)
-        if m["func"] and not m["func"].startswith("<"):
-            add(m["func"], "frame", depth=depth)
-    for m in _FILE.finditer(text):
+    found = sorted([*_FRAME.finditer(text), *_PYTEST_FRAME.finditer(text)], key=lambda m: m.start())
+    frames: list[Frame] = []
+    for i, m in enumerate(found):
+        depth = len(found) - 1 - i  # 0: the innermost frame, where the error was raised
+        path = _project_path(m["path"])
+        func = m["func"] if m["func"] and not m["func"].startswith("<") else None
+        add(path, "frame", int(m["line"]), depth)
+        if func:
+            add(func, "frame", depth=depth)
+        frames.append(Frame(_clean(path), int(m["line"]), func, depth))
+    prose = _without_frames(text, found)
+    for m in _FILE.finditer(prose):
         add(m["path"], "file")
-    code = [*_TICKED.findall(text), *_FENCE.findall(text)]
-    for snippet in code:
+    for snippet in [*_TICKED.findall(prose), *_FENCE.findall(prose)]:
         for w in _WORD.findall(snippet):
             if len(w) > 2 and w.lower() not in _STOP:
                 add(w, "code")
-    for m in _DOTTED.finditer(text):
+    for m in _DOTTED.finditer(prose):
         name = m["name"]
         if _FILE.fullmatch(name) or re.fullmatch(r"[a-z]+\.(?:com|org|net|io|html?|txt|md|rst|cfg|ini|toml)", name):
             continue
         add(name, "dotted")
-    for m in _CALL.finditer(text):
+    for m in _CALL.finditer(prose):
         add(m["name"], "code")
-    counts: Counter[str] = Counter()
-    for w in _WORD.findall(text):
+    for w in _WORD.findall(prose):
         if _ERROR.match(w):
             add(w, "error")
         elif "_" in w.strip("_") or _CAMEL.search(w) or w.startswith("_") and len(w) > 2 and not _DUNDER.match(w):
             add(w, "identifier")
+    counts: Counter[str] = Counter()
+    for w in _WORD.findall(text):
         parts = split_identifier(w)
         for p in parts:
             if p not in _STOP and p not in _COMMON_CODE:
@@ -165,15 +198,38 @@ def read_task(text: str, limit: int = MAX_TASK_CHARS) -> TaskText:
             counts[w.lower()] += 1
     first = next((line for line in text.splitlines() if line.strip()), "")
     title = frozenset(p for w in _WORD.findall(first) for p in split_identifier(w) if p in counts)
-    return TaskText(text, was_cut, _strongest(mentions), counts, title)
+    return TaskText(text, was_cut, _strongest(mentions), counts, title, frames[::-1], products)
+
+
+def _without_frames(text: str, frames: list[re.Match[str]]) -> str:
+    """The text without its traceback frames and the source line each one echoes: those lines name the functions
+    the frames already name, and read again as code they would count each outer frame (the runner, the entry
+    point) once more for every call it shows. Their words still go to the searches."""
+    lines = text.split("\n")
+    for m in frames:
+        at = text.count("\n", 0, m.start())
+        lines[at] = ""
+        echoed = at + 1
+        if echoed < len(lines) and _ECHOED.match(lines[echoed]) and not any(
+                f.match(lines[echoed]) for f in (_FRAME_LINE, _PYTEST_FRAME)):
+            lines[echoed] = ""
+    return "\n".join(lines)
+
+
+def _clean(name: str) -> str:
+    return name.strip().strip(".,:;()[]{}'\"").replace("\\", "/")
 
 
 def _project_path(path: str) -> str:
-    """A traceback path as it would be inside a project: `site-packages/` and absolute prefixes dropped."""
+    """A traceback path as it would be inside a project: what lies before `site-packages/` or an installed egg
+    (`…/site-packages/requests-2.3.0-py2.7.egg/requests/models.py` → `requests/models.py`) and absolute prefixes
+    dropped."""
     path = path.replace("\\", "/")
     for marker in ("site-packages/", "dist-packages/"):
         if marker in path:
-            return path.split(marker, 1)[1]
+            path = path.split(marker, 1)[1]
+            break
+    path = re.sub(r"^[^/]+\.egg/", "", path)
     return path.lstrip("./")
 
 

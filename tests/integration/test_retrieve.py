@@ -363,3 +363,56 @@ def test_a_pasted_error_message_leads_to_the_file_printing_it(store: Store, tmp_
     termui.write_text(termui.read_text().replace("The two entered values do not match", "Those values differ"))
     Ingestor(store, root, repo="click").run()
     assert retrieve(store, "click", report, signals=("phrases",), embedder=none).paths() == []
+
+
+def test_a_traceback_points_at_the_projects_innermost_frame_not_a_vendored_copy(store: Store, tmp_path: Path) -> None:
+    """The error surfaced in a vendored copy of another project (`app/packages/urllib3`), called from the project's
+    own models.py: the fix belongs in models.py. Each frame's function used to score its file again and the
+    innermost frame weighed most, so the vendored response.py came first."""
+    root = tmp_path / "app"
+    (root / "app" / "packages" / "urllib3").mkdir(parents=True)
+    (root / "app" / "models.py").write_text(
+        "class Response:\n    def text(self):\n        return self.content()\n\n"
+        "    def content(self):\n        return b''.join(self.raw.stream())\n")
+    (root / "app" / "packages" / "urllib3" / "response.py").write_text(
+        "class HTTPResponse:\n    def stream(self):\n        yield self.read()\n\n"
+        "    def read(self):\n        return self._fp.read()\n\n    def read_chunked(self):\n        return 1\n")
+    (root / "app" / "sessions.py").write_text("def request():\n    return 1\n")
+    Ingestor(store, root, repo="app").run()
+    task = """socket error not wrapped in a ConnectionError
+  File "/home/me/script.py", line 3, in main
+    print(r.text)
+  File "/venv/lib/python3.8/site-packages/app/models.py", line 3, in text
+    return self.content()
+  File "/venv/lib/python3.8/site-packages/app/models.py", line 6, in content
+    return b''.join(self.raw.stream())
+  File "/venv/lib/python3.8/site-packages/app/packages/urllib3/response.py", line 3, in stream
+    yield self.read()
+  File "/venv/lib/python3.8/site-packages/app/packages/urllib3/response.py", line 6, in read
+    return self._fp.read()
+socket.error: [Errno 104] Connection reset by peer
+"""
+    found = retrieve(store, "app", task, signals=("names",), embedder=embed.load("none"))
+    assert found.paths()[0] == "app/models.py"
+    assert "frame app/models.py:6 in content" in found.files[0].reasons["names"]
+
+
+def test_a_product_named_with_its_version_does_not_find_the_module_of_that_name(store: Store,
+                                                                               tmp_path: Path) -> None:
+    """`Python 3.7.3` in a pasted session header is the language, not the project's python.py: the names signal
+    leaves python.py out, and the word still searches. The report's one real name, `rewrite_asserts`, ranks its
+    file first in the fusion."""
+    root = tmp_path / "tool"
+    root.mkdir()
+    (root / "python.py").write_text("def collect_module():\n    return 'python module collector'\n")
+    (root / "rewrite.py").write_text("def rewrite_asserts(tree):\n    '''Unroll iterable all any calls.'''\n"
+                                     "    return tree\n")
+    (root / "reports.py").write_text("def report():\n    return 'report'\n")
+    Ingestor(store, root, repo="tool").run()
+    task = ("Unroll the iterable for all/any calls to get better reports in rewrite_asserts\n"
+            "platform darwin -- Python 3.7.3, pytest-4.4.0, py-1.8.0, pluggy-0.9.0\n"
+            "Python 3.7.3 on darwin, python python python")
+    names = retrieve(store, "tool", task, signals=("names",), embedder=embed.load("none"))
+    assert "python.py" not in names.paths() and names.paths()[0] == "rewrite.py"
+    fused = retrieve(store, "tool", task, signals=("names", "fulltext"), embedder=embed.load("none"))
+    assert fused.paths()[0] == "rewrite.py"

@@ -10,7 +10,7 @@ import pytest
 from kg.errors import ConfigError
 from kg.retrieve.config import load_budget, load_orchestrator
 from kg.retrieve.rank import Evidence, SignalRanking, Weights, fuse, is_test, lucene_query, personalized_pagerank
-from kg.retrieve.text import MAX_TASK_CHARS, code_words, read_task, split_identifier, symbol_words
+from kg.retrieve.text import MAX_TASK_CHARS, code_words, read_task, split_identifier, symbol_words, vendored
 
 TRACEBACK = '''Crash when saving:
 
@@ -138,3 +138,49 @@ def test_config_files_default_and_validate_with_the_key_named(tmp_path: Path) ->
     custom = load_orchestrator(tmp_path)
     assert custom.strategy("read").files == 3 and custom.degrade == ("cut",)
     assert custom.strategy("modify").load[1] == "code"  # a type the file leaves out keeps its default
+
+
+VENDORED_TRACEBACK = '''socket error not wrapped
+  File "/home/me/app.py", line 3, in main
+    fetch()
+  File "/venv/lib/python2.7/site-packages/requests-2.3.0-py2.7.egg/requests/models.py", line 721, in text
+    if not self.content:
+  File "/venv/lib/python2.7/site-packages/requests-2.3.egg/requests/packages/urllib3/response.py", line 9, in read
+    data = self._fp.read(amt)
+socket.error: [Errno 104] Connection reset by peer
+'''
+
+
+def test_frames_are_kept_innermost_first_with_the_installed_egg_dropped() -> None:
+    task = read_task(VENDORED_TRACEBACK)
+    assert [f.path for f in task.frames] == ["requests/packages/urllib3/response.py", "requests/models.py",
+                                             "home/me/app.py"]
+    assert [f.depth for f in task.frames] == [0, 1, 2] and task.frames[1].func == "text"
+
+
+def test_vendored_copies_of_other_projects_are_told_apart() -> None:
+    assert vendored("requests/packages/urllib3/response.py") and vendored("pip/_vendor/rich/text.py")
+    assert vendored("third_party/six.py") and vendored("src/vendor/lib.py")
+    assert not vendored("packages/app/models.py")  # a monorepo's own top-level packages/ folder
+    assert not vendored("requests/models.py") and not vendored("src/_pytest/python.py")
+
+
+def test_a_name_written_with_a_version_is_a_product_not_code() -> None:
+    """A pasted session header or `pip list`: `Python 3.7.3`, `pytest-4.4.0`, `attrs 19.1.0` name products, not
+    the project's python.py; the same words still go to the searches."""
+    task = read_task("Bad report for `all` calls\n`platform darwin -- Python 3.7.3, pytest-4.4.0, py-1.8.0`\n"
+                     "```\nattrs          19.1.0\n```\nsee `rewrite_asserts` and `Python`")
+    assert {"python", "pytest", "attrs"} <= task.products
+    texts = {m.text for m in task.mentions}
+    assert "rewrite_asserts" in texts and not texts & {"Python", "pytest", "attrs"}
+    assert task.words["python"] == 2  # still searched by full text and vectors
+
+
+def test_a_signal_with_a_scale_counts_its_best_file_by_it_not_as_one() -> None:
+    """The names signal says what its 1.0 is worth: a weak best hit (score 2 of a scale of 8) counts a quarter, so
+    another signal's best file wins; without a scale the weak hit would count as much as any best file."""
+    weak = SignalRanking("names", [("python.py", Evidence(2.0))], scale=8.0)
+    other = SignalRanking("fulltext", [("rewrite.py", Evidence(3.0)), ("python.py", Evidence(1.0))])
+    assert [f.path for f in fuse([weak, other], Weights())][0] == "rewrite.py"
+    unscaled = SignalRanking("names", [("python.py", Evidence(2.0))])
+    assert [f.path for f in fuse([unscaled, other], Weights())][0] == "python.py"
