@@ -131,3 +131,37 @@ def test_the_cli_and_mcp_say_it_in_one_line(session_store: Store, folders: dict[
         assert said[tool].is_error and NOTE in text and "--repo cut` again" in text, text
         assert text.endswith("pass the `repo` argument"), text  # the MCP argument, not the CLI flag
     assert not said["other"].is_error
+
+
+def test_status_of_one_repository(session_store: Store, folders: dict[str, Path], graph_settings: Settings) -> None:
+    """newuser4: `kg status` counted the whole graph (nine flask copies); `--repo` counts one repository's nodes and
+    the relationships leaving them, says when its ingest did not finish, and refuses a name the graph lacks."""
+    import json
+
+    env = {"NEO4J_URI": graph_settings.uri, "NEO4J_PASSWORD": graph_settings.password}
+    runner = CliRunner()
+
+    def status(*args: str) -> dict:
+        result = runner.invoke(cli, ["status", *args, "--json"], env=env, catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)
+
+    def counts(rows: list[dict], key: str) -> dict[str, int]:
+        return {r[key]: r["count"] for r in rows}
+
+    whole, shop = status(), status("--repo", "shop")
+    truth = session_store.read_text(
+        "MATCH (m:Module {repo: 'shop'}) WITH count(m) AS modules MATCH (:Symbol {repo: 'shop'})-[c:CALLS]->() "
+        "RETURN modules, count(c) AS calls")[0]
+    nodes, edges = counts(shop["nodes"], "label"), counts(shop["relationships"], "type")
+    assert shop["repo"] == "shop" and nodes["Module"] == truth["modules"] and nodes["Repo"] == 1
+    assert edges["CALLS"] >= truth["calls"] > 0 and edges["CONTAINS"] >= truth["modules"]
+    assert counts(whole["nodes"], "label")["Module"] == 2 * truth["modules"] + counts(
+        status("--repo", "nav")["nodes"], "label")["Module"]  # shop, shop2 (the same files) and nav
+    assert shop["notes"] == []
+    cut = status("--repo", "cut")
+    assert counts(cut["nodes"], "label") == {"Repo": 1} and cut["notes"][0].startswith(NOTE)
+    text = runner.invoke(cli, ["status", "--repo", "cut"], env=env, catch_exceptions=False)
+    assert "repository cut in the graph" in text.output and f"note: {NOTE}" in " ".join(text.output.split())
+    unknown = runner.invoke(cli, ["status", "--repo", "bogus"], env=env, catch_exceptions=False)
+    assert unknown.exit_code == 1 and unknown.output.startswith("error: no repository named 'bogus' in the graph")
