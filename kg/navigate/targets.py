@@ -37,6 +37,7 @@ class Target:
     line: int
     end_line: int | None = None
     elsewhere: str | None = None  # the current folder's repository, when the name was found only outside it
+    inherited_by: str | None = None  # `Class.member` typed, the class not defining it: the class (qname)
 
     @property
     def is_module(self) -> bool:
@@ -93,6 +94,8 @@ def resolve_rows(store: Store, text: str, rows: list[dict], repo: str | None = N
     if exact:
         candidates = exact
     if not candidates:
+        candidates = _inherited(store, text, repo)
+    if not candidates:
         raise InputError(not_found(store, text, repo))
     if repo is None:
         candidates = _prefer_here(store, text, candidates, here)
@@ -102,6 +105,16 @@ def resolve_rows(store: Store, text: str, rows: list[dict], repo: str | None = N
             return symbols[0]  # a package variable and its module share a dotted name: the symbol is meant
         raise AmbiguousName(text, candidates)
     return candidates[0]
+
+
+def _inherited(store: Store, text: str, repo: str | None) -> list[Target]:
+    """`Class.member` where the class does not define `member` but a base class does (`Flask.route`: Scaffold's):
+    that base's member, one per class the name fits."""
+    owner, dot, member = text.rpartition(".")
+    if not (dot and owner and member.isidentifier()):
+        return []
+    return [Target(r["repo"], r["qname"], r["kind"], r["path"], r["line"] or 1, r["end_line"], inherited_by=r["owner"])
+            for r in store.read("inherited_member", owner=owner, member=member, repo=repo)]
 
 
 def at_line(text: str) -> re.Match[str] | None:
@@ -165,9 +178,12 @@ def _prefer_here(store: Store, text: str, candidates: list[Target], here: object
 
 
 def elsewhere_notes(targets: list[Target]) -> list[str]:
-    """A note for each target found outside the current folder's repository: the answer is about another one."""
-    return [f"{t.qname} is not in {t.elsewhere} (the current folder's repository): this answer is about {t.repo}"
-            for t in targets if t.elsewhere]
+    """A note for each target found outside the current folder's repository (the answer is about another one) or
+    found in a base class of the class typed (the answer is about the base's member)."""
+    inherited = [f"{t.inherited_by} does not define {t.qname.rsplit('.', 1)[-1]}: this answer is about {t.qname}, "
+                 "which it inherits" for t in targets if t.inherited_by]
+    return inherited + [f"{t.qname} is not in {t.elsewhere} (the current folder's repository): this answer is about "
+                        f"{t.repo}" for t in targets if t.elsewhere]
 
 
 def resolve_all(store: Store, texts: list[str], repo: str | None = None) -> list[Target]:
