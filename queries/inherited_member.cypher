@@ -3,8 +3,8 @@
 // base class defines, along INHERITS (fewest steps: Python's method resolution order for single inheritance; with
 // several bases at one distance, the first by name). $repo null: every repository.
 :params {owner: 'Cart', member: 'checkout', repo: null};
-MATCH (c:Class {name: last(split($owner, '.'))})
-WHERE (c.qname = $owner OR c.qname ENDS WITH '.' + $owner) AND ($repo IS NULL OR c.repo = $repo)
+MATCH (c:Symbol {name: last(split($owner, '.'))})
+WHERE c:Class AND (c.qname = $owner OR c.qname ENDS WITH '.' + $owner) AND ($repo IS NULL OR c.repo = $repo)
   AND NOT EXISTS { (c)-[:DEFINES]->(:Symbol {name: $member}) }
 MATCH path = (c)-[:INHERITS]->{1,10}(base:Class)-[:DEFINES]->(m:Symbol {name: $member})
 WITH c, base, m, length(path) AS steps

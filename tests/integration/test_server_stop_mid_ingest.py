@@ -72,3 +72,28 @@ def test_an_ingest_that_loses_the_server_does_not_start_it_again(server: kg_sett
     local.start(server)
     with Store.connect(server) as store:
         assert unfinished_note(store, "flask") is not None  # as the line said
+
+
+def test_a_server_stopped_before_the_first_write_is_not_started_again(server: kg_settings.Settings,
+                                                                      tmp_path: Path) -> None:
+    """The stop lands after the ingest's first reads (over the Query API, as the CLI's one-shot ingest reads) and
+    before its first write: the write's refused connection used to start the server again (then the ingest went on,
+    or failed with "Neo4j did not start: the JVM exited" while the stopping server was still going away)."""
+    from kg.ingest.pipeline import Ingestor
+
+    from kg.errors import GraphUnavailable
+    from kg.graph import open_writer
+
+    local.start(server)
+    stopped: list[bool] = []
+
+    def stop_before_the_first_write(stage: str, done: int, total: int) -> None:
+        if stage == "write" and done == 0 and not stopped:
+            stopped.append(local.stop(server))  # what `kg server stop` does; it returns once the server is gone
+
+    store = open_writer(server, on_start=lambda message: pytest.fail(f"the ingest started the server: {message}"))
+    with pytest.raises(GraphUnavailable, match="stopped answering while the command ran: start it with `kg server "
+                                               "start`, then run the command again"):
+        Ingestor(store, sdist("flask", "3.0.3"), repo="flask", cache_dir=tmp_path / "cache",
+                 progress=stop_before_the_first_write).run()
+    assert stopped == [True] and not local.status(server, database=False).running
