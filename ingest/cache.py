@@ -29,12 +29,11 @@ import re
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 from kg.ingest.facts import ParsedFile, pickled_by_fields
 
-from kg import queries
+from kg import installed, queries
 from kg.errors import ServerError
 from kg.server.build import cache_root
 from kg.server.state import make_private_dir
@@ -68,10 +67,15 @@ def fingerprint(code: Path, versions: dict[str, str], writes: Path | None = None
 
 
 def _installed(name: str) -> str:
-    try:
-        return metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return "absent"
+    found = installed.version(name)
+    if found is None:  # not a plain `.dist-info` install: ask importlib.metadata
+        from importlib import metadata
+
+        try:
+            found = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found = "absent"
+    return found
 
 
 def project_cache_dir(project: Path) -> Path:

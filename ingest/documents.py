@@ -19,10 +19,14 @@ import re
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
 import yaml
-from markdown_it import MarkdownIt
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 MAX_CHUNK_CHARS = 2000  # larger chunks are split on line boundaries, the heading gets " (2)", " (3)", ...
 WINDOW_LINES = 50  # chunk size when a file has no usable structure
@@ -158,8 +162,14 @@ class _Heading:
     size: int  # lines the heading takes
 
 
-# Block structure is all chunking needs: without the inline pass a heading's inline token keeps its raw source.
-_MARKDOWN = MarkdownIt("commonmark").disable(["inline", "text_join"])
+@cache
+def _markdown() -> MarkdownIt:
+    """The CommonMark parser, made when a Markdown file is first chunked (an update that changed only code never
+    imports markdown-it). Block structure is all chunking needs: without the inline pass a heading's inline token
+    keeps its raw source."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").disable(["inline", "text_join"])
 
 
 def _markdown_headings(lines: Sequence[str]) -> list[_Heading]:
@@ -173,7 +183,7 @@ def _markdown_headings(lines: Sequence[str]) -> list[_Heading]:
         closing = next((i for i in range(1, len(body)) if body[i].strip() in ("---", "...")), None)
         if closing is not None:
             body[: closing + 1] = [""] * (closing + 1)
-    tokens = _MARKDOWN.parse("\n".join(body))
+    tokens = _markdown().parse("\n".join(body))
     headings = []
     for opening, inline in zip(tokens, tokens[1:], strict=False):
         if opening.type == "heading_open" and opening.level == 0 and opening.map:

@@ -19,7 +19,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from kg import queries
+from kg import installed, queries
 from kg import settings as settings_module
 from kg.errors import KgError
 from kg.render import echo, guarded
@@ -77,18 +77,11 @@ class KgGroup(click.Group):
 
 @cache
 def _own_commands() -> dict[str, str]:
-    """kg's own `kg.commands` entry points (name → "module:attr"), read straight from its installed metadata:
-    importing importlib.metadata costs a one-shot command ~25 ms of CPU. Empty when kg's metadata is not found as a
-    `kg-*.dist-info` folder on sys.path, and then every name goes through importlib.metadata."""
-    for folder in sys.path:
-        try:
-            names = os.listdir(folder or ".")
-        except OSError:
-            continue
-        for name in names:
-            if name.endswith(".dist-info") and name.split("-", 1)[0] == "kg":
-                return _section(os.path.join(folder, name, "entry_points.txt"), "kg.commands")
-    return {}
+    """kg's own `kg.commands` entry points (name → "module:attr"), read straight from its installed metadata
+    (kg.installed). Empty when kg's metadata is not a `kg-*.dist-info` folder on sys.path, and then every name goes
+    through importlib.metadata."""
+    folder = installed.dist_info("kg")
+    return _section(os.path.join(folder, "entry_points.txt"), "kg.commands") if folder else {}
 
 
 def _section(path: str, wanted: str) -> dict[str, str]:

@@ -31,3 +31,46 @@ def loaded() -> set[str]:
 def test_the_callers_command_does_not_import_what_only_other_commands_use(loaded: set[str], module: str) -> None:
     assert "kg.navigate.answers" in loaded  # the command itself was loaded
     assert module not in loaded, f"{module} is imported by `kg callers` before it answers"
+
+
+# What only other kinds of change need: the JavaScript and Go walks and resolvers (a Python-only project or edit),
+# the Markdown parser (an edit that touched no document), importlib.metadata (kg.installed reads the parsing
+# distributions' versions from their folders' names).
+NOT_FOR_A_PYTHON_UPDATE = ["kg.ingest.languages.javascript.extract", "kg.ingest.languages.javascript.resolve",
+                           "kg.ingest.languages.go.extract", "kg.ingest.languages.go.resolve", "markdown_it",
+                           "importlib.metadata"]
+
+
+@pytest.fixture(scope="module")
+def loaded_by_an_update() -> set[str]:
+    code = ("import sys, json\n"
+            "from kg.cli import cli\n"
+            "cli.get_command(None, 'ingest')\n"
+            "from kg.ingest.cache import parser_fingerprint\n"
+            "from kg.ingest.languages import language_for\n"
+            "parser_fingerprint()\n"  # every ingest asks for it
+            "language_for('app.py').parse('app.py', 'app', b'def f():\\n    g()\\n')\n"
+            "print(json.dumps(sorted(sys.modules)))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    return set(json.loads(out))
+
+
+@pytest.mark.parametrize("module", NOT_FOR_A_PYTHON_UPDATE)
+def test_updating_a_python_file_does_not_import_what_other_kinds_of_file_need(loaded_by_an_update: set[str],
+                                                                              module: str) -> None:
+    assert "kg.ingest.pipeline" in loaded_by_an_update and "kg.ingest.languages.python.extract" in loaded_by_an_update
+    assert module not in loaded_by_an_update, f"{module} is imported by a Python-only `kg ingest`"
+
+
+def test_installed_versions_match_importlib_metadata() -> None:
+    """The versions kg.installed reads from folder names are the ones importlib.metadata gives (the parse cache's
+    fingerprint depends on them)."""
+    from importlib import metadata
+
+    from kg.ingest.cache import PARSING_DISTRIBUTIONS
+
+    from kg import installed
+
+    for name in (*PARSING_DISTRIBUTIONS, "kg", "neo4j"):
+        assert installed.version(name) == metadata.version(name), name
+    assert installed.version("no-such-distribution-here") is None

@@ -24,10 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from kg.ingest.facts import Edge, ParsedFile
-from kg.ingest.languages.go.extract import parse
 from kg.ingest.languages.go.facts import GoData
 from kg.ingest.languages.go.names import is_stdlib, module_names
-from kg.ingest.languages.go.resolve import resolve
 
 
 class Go:
@@ -37,10 +35,15 @@ class Go:
     def module_names(self, paths: Iterable[str]) -> dict[str, str]:
         return module_names(paths)
 
+    # The walk and the resolver are imported when first used (see the JavaScript front end).
     def parse(self, path: str, module: str, source: bytes) -> ParsedFile:
+        from kg.ingest.languages.go.extract import parse
+
         return parse(path, module, source)
 
     def resolve(self, parsed: ParsedFile, project: Mapping[str, ParsedFile]) -> list[Edge]:
+        from kg.ingest.languages.go.resolve import resolve
+
         return resolve(parsed, project)
 
     def provides(self, parsed: ParsedFile) -> set[str]:
