@@ -258,7 +258,7 @@ def logs(settings: Settings, lines: int = 40) -> dict[str, list[str]]:
     tails = {}
     for path in (settings.data_dir / PREVIOUS_LOG, settings.data_dir / "server.log",
                  settings.data_dir / "logs" / "neo4j.log", settings.data_dir / "logs" / "debug.log"):
-        if path.exists():
+        if path.exists() and not (path.name == PREVIOUS_LOG and path.is_symlink()):
             tails[str(path)] = path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]
     return tails
 
@@ -266,8 +266,11 @@ def logs(settings: Settings, lines: int = 40) -> dict[str, list[str]]:
 def _keep_previous_log(data_dir: Path) -> None:
     """The last start's launcher log becomes PREVIOUS_LOG: when that start failed, a start after it would
     otherwise erase why (newuser4 #5: `kg server logs` showed only the next, successful start)."""
+    log = data_dir / "server.log"
+    if log.is_symlink():  # kg never reads or writes through one (open_new_private unlinks it)
+        return
     try:
-        os.replace(data_dir / "server.log", data_dir / PREVIOUS_LOG)  # replaces a symlink there, never follows it
+        os.replace(log, data_dir / PREVIOUS_LOG)  # replaces a symlink there, never follows it
     except FileNotFoundError:
         pass
 
