@@ -109,12 +109,17 @@ def resolve_rows(store: Store, text: str, rows: list[dict], repo: str | None = N
 
 def _inherited(store: Store, text: str, repo: str | None) -> list[Target]:
     """`Class.member` where the class does not define `member` but a base class does (`Flask.route`: Scaffold's):
-    that base's member, one per class the name fits."""
+    that base's member, once however many classes the name fits inherit it (flask's tests subclass Flask as
+    `Flask`), said as inherited by the one with the shortest dotted name."""
     owner, dot, member = text.rpartition(".")
     if not (dot and owner and member.isidentifier()):
         return []
-    return [Target(r["repo"], r["qname"], r["kind"], r["path"], r["line"] or 1, r["end_line"], inherited_by=r["owner"])
-            for r in store.read("inherited_member", owner=owner, member=member, repo=repo)]
+    rows = store.read("inherited_member", owner=owner, member=member, repo=repo)
+    found: dict[tuple[str, str], Target] = {}
+    for r in sorted(rows, key=lambda r: (len(r["owner"]), r["owner"])):
+        found.setdefault((r["repo"], r["qname"]), Target(r["repo"], r["qname"], r["kind"], r["path"], r["line"] or 1,
+                                                         r["end_line"], inherited_by=r["owner"]))
+    return list(found.values())
 
 
 def at_line(text: str) -> re.Match[str] | None:
