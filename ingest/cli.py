@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 from kg.ingest.cache import project_cache_dir
+from kg.ingest.lock import end_orphaned_writes, repo_lock
 from kg.ingest.pipeline import Ingestor, IngestReport
 from kg.ingest.writer import GraphWriter
 from rich.console import Group
@@ -144,7 +145,10 @@ def forget(ctx: Context, repo: str, as_json: bool) -> None:
 
     with ctx.open_graph() as store:
         pick_repo(store, repo)  # an unknown name is an error ("forgot nope" said nothing was wrong)
-        GraphWriter(store, repo).forget_repo()
+        with repo_lock(store.settings, repo):  # after a running ingest of it; a killed one's writes are ended first
+            if ended := end_orphaned_writes(store, repo):
+                err.print(ended, highlight=False)
+            GraphWriter(store, repo).forget_repo()
     if as_json:
         return emit_json({"forgotten": repo})
     out.print(f"forgot {repo}")
@@ -174,6 +178,8 @@ def summary(report: IngestReport, max_skipped: int = 12) -> Group:
     if report.bad_encoding:
         parts.append(Text(f"{len(report.bad_encoding)} files are not valid UTF-8 (read with replacement): "
                           + ", ".join(report.bad_encoding[:5]), style="yellow"))
+    for note in report.notes:
+        parts.append(Text(note, style="yellow"))
     if report.skipped:
         parts.append(Text(f"skipped {len(report.skipped)} files:", style="yellow"))
         for path, reason in report.skipped[:max_skipped]:

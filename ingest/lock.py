@@ -5,20 +5,32 @@ over each other (and deadlock on the same nodes). An advisory file lock per (gra
 taken for the whole run, serializes them: the second then sees the first's result and writes only what is left.
 The lock is the kernel's (flock through `filelock`), so a killed run releases it; the file lives in kg's cache
 folder, named by a digest, so no repository name ever becomes a path.
+
+A killed run's open transaction outlives it in Neo4j (an explicit Query API transaction until its idle timeout, a
+minute) and holds its locks, so the next run of that repository waited for it. A run labels its write
+transactions (`ingest_label`), and the next one, once it holds the lock, ends the labelled transactions of this
+machine still open: their runs are gone, since a live one would hold the lock (`end_orphaned_writes`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
+import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from filelock import FileLock, Timeout
 
 from kg.errors import InputError
+from kg.query_api import rollback
 from kg.server.build import cache_root
 from kg.settings import Settings
+
+if TYPE_CHECKING:
+    from kg.store import Store
 
 WAIT_SECONDS = 900.0  # a first ingest of a large repository can take minutes
 
@@ -38,3 +50,23 @@ def repo_lock(settings: Settings, repo: str, wait: float = WAIT_SECONDS) -> Iter
     except Timeout as e:
         raise InputError(f"another kg ingest of {repo} has held its lock for {wait:g} s ({path}): wait for it to "
                          "finish, or stop it") from e
+
+
+def ingest_label(repo: str) -> dict[str, Any]:
+    """The metadata of a run's write transactions (SHOW TRANSACTIONS shows it)."""
+    return {"kg_ingest": repo, "host": socket.gethostname(), "pid": os.getpid()}
+
+
+def end_orphaned_writes(store: Store, repo: str) -> str | None:
+    """End the write transactions earlier runs of `repo` on this machine left open; call it holding the repository's
+    lock. One line saying so when there were any, else None."""
+    rows = store.read("ingest/orphans", repo=repo, host=socket.gethostname())
+    if not rows:
+        return None
+    over_http = [row["http_tx"] for row in rows if row["http_tx"] and not store.settings.uri_configured]
+    if over_http:  # rolled back the Query API's own way: a TERMINATEd one would linger until its idle timeout
+        rollback(store.settings, over_http)
+    if others := [row["id"] for row in rows if row["http_tx"] not in over_http]:
+        store.write("ingest/orphans_end", ids=others)
+    return (f"ended {len(rows)} transaction(s) an earlier kg ingest of {repo} left open when it was stopped "
+            "(its process is gone); their writes were rolled back and are redone now")

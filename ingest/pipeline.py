@@ -28,7 +28,7 @@ from kg.ingest.cache import CachedParse, ParseCache, cache_path, parser_fingerpr
 from kg.ingest.documents import chunk_document
 from kg.ingest.facts import ParsedFile
 from kg.ingest.languages import by_name, language_for
-from kg.ingest.lock import repo_lock
+from kg.ingest.lock import end_orphaned_writes, ingest_label, repo_lock
 from kg.ingest.project import RepoState, mentioned_names
 from kg.ingest.walk import SourceFile, decode, settled, span_hash, stat_key, walk
 from kg.ingest.writer import MODEL, FileWrite, GraphWriter
@@ -72,6 +72,7 @@ class IngestReport:
     # Seconds per step of this run, measured by the pipeline itself (see PHASES); what benchmarks read.
     phases: dict[str, float] = field(default_factory=dict)
     writes: dict[str, dict[str, float]] = field(default_factory=dict)  # named write → calls, rows, seconds
+    notes: list[str] = field(default_factory=list)  # one line each, for the person who ran it
 
     def to_dict(self) -> dict:
         return {**self.__dict__, "skipped": [{"path": p, "reason": r} for p, r in self.skipped]}
@@ -137,7 +138,14 @@ class Ingestor:
         """Bring the graph up to date with the tree. `touched`: paths a watcher saw change (a hint, never needed).
         Another run on the same graph and repository, in any process, finishes first (ingest.lock)."""
         with repo_lock(self.store.settings, self.repo):
-            return self._run(touched)
+            ended = end_orphaned_writes(self.store, self.repo)
+            self.store.write_metadata = ingest_label(self.repo)
+            try:
+                report = self._run(touched)
+            finally:
+                self.store.write_metadata = None
+            report.notes += [ended] if ended else []
+            return report
 
     def _run(self, touched: Iterable[Path] | None) -> IngestReport:
         began = time.perf_counter()

@@ -31,6 +31,8 @@ if TYPE_CHECKING:  # a one-shot update writes through kg.query_api and never imp
 _LABELS = {"class": "Class", "function": "Function", "method": "Method", "variable": "Variable"}
 _INTERNAL = frozenset({"symbol", "module"})
 MODEL = 2  # 2: Module.package and (:Module)-[:DEPENDS_ON]->(:Module)
+# What makes two edge rows one pair of nodes in edges_*_put (a row has the target_* keys or `target`, not both)
+_PAIR = ("type", "source_module", "source_symbol", "target_module", "target_symbol", "target")
 
 
 @dataclass
@@ -169,19 +171,24 @@ class GraphWriter:
                    "parent_symbol": None if by_module else self._key(s.parent)}
 
     def _edge_rows(self, step: FileWrite) -> tuple[list[dict], list[dict]]:
-        internal: list[dict] = []
-        external: list[dict] = []
+        """One row per (type, source, target) with that pair's edges keyed by line, for edges_*_put. A pair's
+        edges of one line are one relationship (what MERGE (src)-[:TYPE {line}]->(dst) then SET kept): the last
+        edge's properties win; an External's kind is its first row's (what ON CREATE SET kept), and a pair's first
+        row is where its target first appears, since pairs keep the order they first appeared in."""
+        internal: dict[tuple, dict] = {}
+        external: dict[tuple, dict] = {}
         for path in sorted(step.edges):
             module = step.modules[path]
             for e in step.edges[path]:
-                row = self._edge_row(path, module, e)
-                (internal if e.target_kind in _INTERNAL else external).append(row)
-        return internal, external
+                row = self._edge_ends(path, module, e)
+                pairs = internal if e.target_kind in _INTERNAL else external
+                pair = pairs.setdefault(tuple(row.get(k) for k in _PAIR), {**row, "edges": {}})
+                pair["edges"][str(e.line)] = {"line": e.line, "resolution": e.resolution, "confidence": e.confidence,
+                                              "through": e.through or None, "type_only": e.type_only or None}
+        return list(internal.values()), list(external.values())
 
-    def _edge_row(self, path: str, module: str, e: Edge) -> dict:
-        row = {"type": e.kind, "line": e.line, "resolution": e.resolution, "confidence": e.confidence,
-               "through": e.through or None, "type_only": e.type_only or None,
-               "source_module": self._key(path) if e.source == module else None,
+    def _edge_ends(self, path: str, module: str, e: Edge) -> dict:
+        row = {"type": e.kind, "source_module": self._key(path) if e.source == module else None,
                "source_symbol": None if e.source == module else self._key(e.source)}
         if e.target_kind in _INTERNAL:
             row["target_module"] = self._key(e.target) if e.target_kind == "module" else None

@@ -71,3 +71,11 @@ def shorten(value: object, limit: int = 80) -> str:
         return text
     size = f" ({len(value):,} characters)" if isinstance(value, str) else ""
     return f"{text[:limit]}…{size}"
+
+
+def memory_refused(reason: str) -> QueryError:
+    """Neo4j's refusal of a transaction that outgrew its memory limit (MemoryPoolOutOfMemoryError): retrying the
+    same work hits the same limit, so the message says what to change instead."""
+    return QueryError(f"the query needed more memory than Neo4j allows a transaction ({reason}): make it smaller "
+                      "(a LIMIT, fewer rows at once), or give the server more heap (KG_NEO4J_HEAP, then "
+                      "`kg server restart`)")

@@ -28,7 +28,7 @@ from itertools import islice
 from typing import Any, TypeVar
 
 from kg import queries
-from kg.errors import AuthFailed, GraphFailed, GraphUnavailable, InputError, QueryError
+from kg.errors import AuthFailed, GraphFailed, GraphUnavailable, InputError, QueryError, memory_refused
 from kg.settings import Settings
 
 RETRY_SECONDS = 30.0  # as long as the driver retries a read on Neo4j's transient errors
@@ -135,7 +135,9 @@ class QueryApiReader:
             if not errors and ("data" in answer or path.endswith("/commit") and 200 <= status < 300):
                 return answer
             code, message = (errors[0].get("code", ""), errors[0].get("message", "")) if errors else ("", "")
-            transient = code.startswith("Neo.TransientError.") and "DatabaseUnavailable" not in code
+            # a memory refusal is "transient" to Neo4j, but the same query meets the same limit again
+            transient = code.startswith("Neo.TransientError.") and not any(
+                word in code for word in ("DatabaseUnavailable", "MemoryPoolOutOfMemoryError"))
             if transient and not retry:
                 raise Transient(self._error(status, code, message))
             if transient and time.monotonic() + delay < deadline:
@@ -181,9 +183,10 @@ class QueryApiReader:
         if "DatabaseUnavailable" in code or "DatabaseNotFound" in code:
             return GraphFailed(f"the database {self.settings.database!r} on Neo4j at {self.settings.uri} is not "
                                f"online: {first}; see `kg server logs`, then restart the server")
+        if "MemoryPoolOutOfMemoryError" in code:
+            return memory_refused(first)
         if code.startswith("Neo.TransientError."):
-            return GraphFailed(f"Neo4j could not finish the work ({first}), even after retrying for "
-                               f"{RETRY_SECONDS:g} s: run the command again")
+            return GraphFailed(f"Neo4j could not finish the work ({first}): run the command again")
         if code.startswith("Neo.ClientError."):
             if "read-only" in first:  # Neo4j's answer to a write on a full disk (as kg.store says it)
                 from kg.disk import full_disk_note
@@ -266,9 +269,13 @@ class QueryApiStore(QueryApiReader):
     transient error (a deadlock with a concurrent ingest) runs `work` again, as the driver would, for up to
     RETRY_SECONDS."""
 
+    write_metadata: dict[str, Any] | None = None  # as Store.write_metadata: labels explicit transactions
+
     def write(self, name: str, rows: Any = None, /, **params: Any) -> None:
         if rows is not None:
-            return self._driver().write(name, rows, **params)
+            driver = self._driver()
+            driver.write_metadata = self.write_metadata
+            return driver.write(name, rows, **params)
         self._post(_encode({"statement": queries.load(name), "parameters": params}))
         return None
 
@@ -316,6 +323,12 @@ class _HttpTransaction:
         self._id: str | None = None
 
     def write(self, name: str, rows: Any = None, /, **params: Any) -> None:
+        if self._id is None and self._api.write_metadata:  # what the driver sets as it begins a transaction
+            meta = self._api.write_metadata
+            self._run(queries.load("tx_label"), {"meta": meta})
+            # again with the id the Query API gave the transaction: whoever finds it orphaned can roll it back
+            # (`rollback`), which a TERMINATE does not quite do (the Query API keeps it until its idle timeout)
+            self._run(queries.load("tx_label"), {"meta": {**meta, "http_tx": self._id}})
         text = queries.load(name)
         if rows is None:
             self._run(text, params)
@@ -342,3 +355,14 @@ class _HttpTransaction:
             except (OSError, ValueError, IndexError):
                 pass
             self._id = None
+
+
+def rollback(settings: Settings, transaction_ids: list[str]) -> None:
+    """Roll back explicit Query API transactions by their ids (`http_tx` in their metadata), whoever opened them:
+    what a killed `kg ingest` left open (kg.ingest.lock). An id that is gone already is no error."""
+    reader = QueryApiReader(settings)
+    for tx_id in transaction_ids:
+        try:
+            reader._send(b"", f"/tx/{tx_id}", method="DELETE")
+        except (OSError, ValueError, IndexError):
+            pass

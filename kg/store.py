@@ -21,7 +21,7 @@ from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_rand
 
 from kg import queries, readonly
 from kg.disk import explain_database_error, full_disk_note
-from kg.errors import AuthFailed, GraphFailed, GraphUnavailable, InputError, QueryError
+from kg.errors import AuthFailed, GraphFailed, GraphUnavailable, InputError, QueryError, memory_refused
 from kg.settings import Settings
 
 BATCH_SIZE = 10_000  # rows per UNWIND transaction in a bulk write: each commit costs ~30 ms, so fewer, larger ones
@@ -57,8 +57,10 @@ def map_neo4j_errors(settings: Settings) -> Iterator[None]:
         raise GraphFailed(f"the database {settings.database!r} on Neo4j at {settings.uri} is not online: "
                           f"{_first_line(e)}; see `kg server logs`, then restart the server") from e
     except neo4j_errors.TransientError as e:
-        raise GraphFailed(f"Neo4j could not finish the work ({_first_line(e)}), even after retrying for "
-                          f"{RETRY_SECONDS:g} s: run the command again") from e
+        if "MemoryPoolOutOfMemoryError" in (e.code or ""):
+            raise memory_refused(_first_line(e)) from e
+        # no claim of retries: only managed transactions are retried, a typed query or a single statement is not
+        raise GraphFailed(f"Neo4j could not finish the work ({_first_line(e)}): run the command again") from e
     except neo4j_errors.ClientError as e:
         if "TransactionTimedOut" in (e.code or ""):
             raise QueryError("the query ran out of time and the server stopped it: narrow it (a LIMIT, a shorter "
@@ -112,6 +114,8 @@ class Store:
     def __init__(self, driver: neo4j.Driver, settings: Settings) -> None:
         self._driver = driver
         self.settings = settings
+        # Set by a caller that needs its write transactions found later (kg.ingest.lock): SHOW TRANSACTIONS shows it.
+        self.write_metadata: dict[str, Any] | None = None
 
     @classmethod
     def connect(cls, settings: Settings) -> Store:
@@ -179,10 +183,11 @@ class Store:
                 for attempt in Retrying(retry=retry_if_exception(_retryable), reraise=True,
                                         stop=stop_after_attempt(8), wait=wait_random_exponential(0.1, 4)):
                     with attempt:
-                        session.run(text, params).consume()
+                        session.run(neo4j.Query(text, metadata=self.write_metadata), params).consume()
                 return
             for batch in batched(rows, BATCH_SIZE):
-                session.execute_write(lambda tx, b=list(batch): tx.run(text, {**params, "rows": b}).consume())
+                session.execute_write(self._labelled(
+                    lambda tx, b=list(batch): tx.run(text, {**params, "rows": b}).consume()))
 
     def write_read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         """Rows of a named query run in one managed write transaction (retried on transient errors such as a
@@ -195,7 +200,10 @@ class Store:
         """Run `work` in one write transaction: everything it writes lands together or not at all. The driver runs
         it again on a transient error (a deadlock with a concurrent ingest), so `work` must only write."""
         with map_neo4j_errors(self.settings), self._session(neo4j.WRITE_ACCESS) as session:
-            return session.execute_write(lambda tx: work(Transaction(tx)))
+            return session.execute_write(self._labelled(lambda tx: work(Transaction(tx))))
+
+    def _labelled(self, work: Callable[[neo4j.ManagedTransaction], T]) -> Callable[[neo4j.ManagedTransaction], T]:
+        return neo4j.unit_of_work(metadata=self.write_metadata)(work) if self.write_metadata else work
 
     def apply_schema(self) -> int:
         """Create every constraint and index in queries/schema.cypher that is missing; returns the statement count.

@@ -7,7 +7,9 @@ tree (`kg ingest` again, or keep `kg ingest --watch` running). A pure deletion t
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -129,14 +131,38 @@ def _unquote(quoted: str) -> str:
     return out.decode("utf-8", errors="replace")
 
 
-def git_diff(root: Path, since: str | None = None, staged: bool = False) -> str:
+def git_diff(root: Path, since: str | None = None, staged: bool = False) -> tuple[str, list[str]]:
     """`git diff -U0` of the working tree (or the index with `staged`) against `since` (default HEAD), the revision
-    checked as a commit first. Prefixes are given, so a repository's `diff.noprefix` cannot change the headers."""
+    checked as a commit first, and the tracked paths left out of it because they are no longer regular files.
+    Prefixes are given, so a repository's `diff.noprefix` cannot change the headers.
+
+    git refuses the whole diff when one tracked path of the working tree is a FIFO, socket or device ("unsupported
+    file type", and it names only the first): after such a failure those paths are found and the diff is run again
+    without them."""
     args = ["diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--relative", "--src-prefix=a/",
             "--dst-prefix=b/", "--ignore-submodules=all"]
     args += ["--staged"] if staged else []
     revisions = (commit(root, since),) if since else (() if staged else (commit(root, "HEAD"),))
-    return git(root, *args, revisions=revisions)
+    try:
+        return git(root, *args, revisions=revisions), []
+    except InputError:
+        special = [] if staged else special_files(root)  # a staged diff never reads the working tree
+        if not special:
+            raise
+    return git(root, *args, revisions=revisions, paths=tuple(f":(exclude,literal){p}" for p in special)), special
+
+
+def special_files(root: Path) -> list[str]:
+    """The tracked paths under `root` that are now a FIFO, socket or device (lstat: a link is git's to diff)."""
+    special = []
+    for path in git(root, "ls-files", "-z").split("\0"):
+        try:
+            mode = os.lstat(root / path).st_mode if path else 0
+        except OSError:  # deleted: git diffs that
+            continue
+        if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+            special.append(path)
+    return special
 
 
 def repo_for(store: Store, path: Path | None, repo: str | None) -> tuple[str, Path]:
@@ -169,25 +195,31 @@ class ChangeReport:
     tests: Answer
     behind: list[str] = field(default_factory=list)  # changed files the graph holds an older copy of (or none)
     unfinished: str | None = None  # the repository's last ingest did not finish (kg.unfinished)
+    special: list[str] = field(default_factory=list)  # tracked paths now a FIFO, socket or device: not diffed
 
     def warning(self) -> str | None:
-        """One line when the graph cannot match the diff well: its last ingest did not finish, or it is behind the
-        diff (its line numbers then point into the graph's older copy)."""
+        """One line when the answer may miss something: tracked paths git could not diff, and the graph cannot
+        match the diff well (its last ingest did not finish, or it is behind the diff: its line numbers then point
+        into the graph's older copy)."""
+        parts = []
+        if self.special:
+            parts.append(f"{len(self.special)} tracked path(s) are not regular files now and were left out "
+                         f"({_some(self.special)}): replace them with files, or `git rm` them")
         if self.unfinished:
-            return self.unfinished
-        if not self.behind:
-            return None
-        shown = ", ".join(self.behind[:3]) + (f" and {len(self.behind) - 3} more" if len(self.behind) > 3 else "")
-        return (f"{len(self.behind)} changed file(s) differ from the graph ({shown}): the lines below are matched "
-                f"against the graph's older copy; run `kg ingest {self.root}` first (or keep `kg ingest --watch` "
-                "running)")
+            parts.append(self.unfinished)
+        elif self.behind:
+            parts.append(f"{len(self.behind)} changed file(s) differ from the graph ({_some(self.behind)}): the lines "
+                         f"below are matched against the graph's older copy; run `kg ingest {self.root}` first (or "
+                         "keep `kg ingest --watch` running)")
+        return "; ".join(parts) or None
 
     def pytest_args(self) -> list[str]:
         return pytest_ids(self.tests.rows)
 
     def to_dict(self) -> dict[str, Any]:
         return {"repo": self.repo, "root": str(self.root), "changed": self.changed,
-                "deleted_files": self.deleted_files, "behind": self.behind, "warning": self.warning(),
+                "deleted_files": self.deleted_files, "behind": self.behind, "not_diffed": self.special,
+                "warning": self.warning(),
                 "impact": self.impact.to_dict(), "tests": self.tests.to_dict()}
 
 
@@ -197,12 +229,17 @@ def changes(store: Store, path: Path | None = None, repo: str | None = None, sin
     """What a diff touches. `diff` replaces running git (for callers that already have one). `limit` None: every
     row; `evidence`: which tests count (see kg.navigate.evidence)."""
     name, root = repo_for(store, path, repo)
-    files = parse_diff(diff if diff is not None else git_diff(root, since, staged))
+    text, special = (diff, []) if diff is not None else git_diff(root, since, staged)
+    files = parse_diff(text)
     changed, deleted = changed_symbols(store, name, files)
     targets = [Target(name, r["qname"], r["kind"], r["path"], r["start_line"]) for r in changed]
     return ChangeReport(name, root, changed, deleted, impact_of(store, targets, depth, 0.0, limit),
                         tests_for_targets(store, targets, test_depth, limit, evidence),
-                        files_behind(store, name, root, files), unfinished_note(store, name))
+                        files_behind(store, name, root, files), unfinished_note(store, name), special)
+
+
+def _some(paths: list[str]) -> str:
+    return ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
 
 
 def files_behind(store: Store, name: str, root: Path, files: list[FileChange]) -> list[str]:

@@ -7,6 +7,7 @@ copy's own `src/` first on the path). The check that matters: every test the fau
 from __future__ import annotations
 
 import ast
+import os
 import re
 import shutil
 import subprocess
@@ -139,7 +140,7 @@ def test_git_diff_of_non_ascii_paths_and_plus_lines_end_to_end(tmp_path: Path) -
     git(root, "-c", "user.name=kg", "-c", "user.email=kg@example.invalid", "commit", "-q", "-m", "one")
     (root / "café.py").write_text("x = 1\n++ counter\ny = 3\n")
     (root / "plain.py").write_text("-- a\n")
-    files = parse_diff(git_diff(root))
+    files = parse_diff(git_diff(root)[0])
     assert [(f.path, sorted(f.lines)) for f in files] == [("café.py", [2, 3]), ("plain.py", [1])]
 
 
@@ -189,3 +190,33 @@ def test_changes_says_when_the_graph_is_behind_the_diff(store: Store, tmp_path: 
     report = changes(store, root)
     assert report.behind == [] and report.warning() is None
     assert [c["qname"] for c in report.changed] == ["pkg.fresh.new", "pkg.helpers.first"]
+
+
+def test_a_fifo_or_socket_in_the_tree_is_left_out_of_the_diff_and_named(store: Store, tmp_path: Path) -> None:
+    """attack4 B6: one tracked file replaced by a FIFO made `git diff` (so the whole of `kg changes`) fail with
+    "unsupported file type". Such paths are left out of the diff and named in the one warning line; the rest of
+    the change is still answered. The ingest walk skips them too (it never opens a FIFO, which would block)."""
+    import socket
+
+    root = tmp_path / "r"
+    _small_repo(root)
+    (root / "pkg" / "extra.py").write_text("X = 1\n")
+    git(root, "add", "-A")
+    git(root, "-c", "user.name=kg", "-c", "user.email=kg@example.invalid", "commit", "-q", "-m", "two")
+    Ingestor(store, root, repo="chfifo").run()
+    helpers = root / "pkg" / "helpers.py"
+    helpers.write_text(helpers.read_text() + "\n\ndef split(p):\n    return os.path.split(p)\n")
+    (root / "pkg" / "__init__.py").unlink()
+    os.mkfifo(root / "pkg" / "__init__.py")
+    (root / "pkg" / "extra.py").unlink()
+    with socket.socket(socket.AF_UNIX) as listener:
+        listener.bind(str(root / "pkg" / "extra.py"))
+        report = Ingestor(store, root, repo="chfifo").run()
+        assert report.deleted == 2 and report.written == 1  # neither special file read as a module
+        answer = changes(store, root)
+        assert [c["qname"] for c in answer.changed] == ["pkg.helpers.split"]
+        assert answer.special == ["pkg/__init__.py", "pkg/extra.py"]
+        warning = answer.warning()
+        assert warning is not None and "\n" not in warning
+        assert "2 tracked path(s) are not regular files" in warning and "pkg/__init__.py, pkg/extra.py" in warning
+        assert answer.to_dict()["not_diffed"] == ["pkg/__init__.py", "pkg/extra.py"]

@@ -344,6 +344,39 @@ def test_a_first_ingest_creates_the_graph_merging_writes(store: Store, tmp_path:
     assert {r["target"]: r["n"] for r in calls_on_one_line}.get("os.path.join") == 1
 
 
+
+def test_thousands_of_calls_between_one_pair_are_one_row_each_way(store: Store, tmp_path: Path) -> None:
+    """attack4 B2: a function calling `os.getcwd()` on 20,000 lines made a MERGE per line scan the pair's edges
+    already written (quadratic: 212 s and a server still busy after the client gave up). The writer now sends one
+    row per (type, source, target) pair; every line is still its own relationship, the same graph as a clean
+    ingest after an edit, whether the file was written first in one transaction or rewritten later."""
+    n = 3000
+    work = tmp_path / "repo"
+    (work / "pk").mkdir(parents=True)
+    dense = work / "pk" / "dense.py"
+    dense.write_text("import os\n" * n + "\n\ndef target():\n    return 1\n\n\ndef go():\n"
+                     + "    os.getcwd()\n    target()\n" * n)
+    count = ("MATCH (a {repo: $repo})-[r]->(b) WHERE coalesce(a.qname, '') IN ['pk.dense', 'pk.dense.go'] "
+             "RETURN a.qname AS source, type(r) AS type, coalesce(b.qname, b.name) AS target, count(r) AS n, "
+             "count(DISTINCT r.line) AS lines ORDER BY source, type, target")
+
+    def counts(repo: str) -> list[dict]:
+        return [r for r in store.read_text(count, repo=repo) if r["type"] in ("CALLS", "IMPORTS")]
+
+    first = Ingestor(store, work, repo="dense").run()
+    assert first.writes["ingest/edges_external_put"]["rows"] == 2  # pk.dense → os, pk.dense.go → os.getcwd
+    assert first.writes["ingest/edges_internal_put"]["rows"] == 1  # pk.dense.go → pk.dense.target
+    assert counts("dense") == [
+        {"source": "pk.dense", "type": "IMPORTS", "target": "os", "n": n, "lines": n},
+        {"source": "pk.dense.go", "type": "CALLS", "target": "os.getcwd", "n": n, "lines": n},
+        {"source": "pk.dense.go", "type": "CALLS", "target": "pk.dense.target", "n": n, "lines": n}]
+
+    dense.write_text(dense.read_text() + "    os.getcwd()\n")  # the file rewritten: its old edges cleared
+    Ingestor(store, work, repo="dense").run()
+    assert [r["n"] for r in counts("dense")] == [n, n + 1, n]
+    Ingestor(store, work, repo="clean").run()
+    assert snapshot(store, "dense") == snapshot(store, "clean")
+
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
 NEW_FUNCTION = {".py": "\n\ndef added_later():\n    return 1\n", ".js": "\nfunction addedLater() { return 1; }\n",
                 ".ts": "\nexport function addedLater(): number { return 1; }\n",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -107,3 +108,56 @@ def test_a_one_file_cli_ingest_never_imports_the_driver(store: Store, graph_sett
         assert not {m for m in imported if m.split(".")[0] in ("neo4j", "numpy")}, step
     assert store.read("find_symbol", symbol="probe", repo="cli", limit=5)
     GraphWriter(store, "cli").forget_repo()
+
+
+ORPHAN = """
+import os, signal, sys
+from kg import settings
+from kg.ingest.lock import ingest_label
+from kg.query_api import QueryApiStore
+
+api = QueryApiStore(settings.load())
+api.write_metadata = ingest_label(sys.argv[1])  # what Ingestor.run sets for its writes
+
+
+def work(tx):
+    tx.write("ingest/repo_put", repo=sys.argv[1], root=sys.argv[2], role="target")
+    tx.write("ingest/files_clear", [{"path": "shop/cart.py"}], repo=sys.argv[1])
+    print("ready", flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)  # as `kill -9` of kg ingest mid-write: the transaction stays open
+
+
+api.transaction(work)
+"""
+
+
+def test_a_killed_ingests_open_transaction_is_ended_by_the_next_run(store: Store, graph_settings: Settings,
+                                                                    api: tuple[QueryApiStore, Counted],
+                                                                    tmp_path: Path) -> None:
+    """attack4 B4: `kill -9` of `kg ingest` mid-write left its transaction open in Neo4j, holding its locks until
+    the Query API's idle timeout (~60 s), so the next ingest of that repository waited that long. A run labels its
+    write transactions; the next run, holding the repository's lock, ends the labelled ones of this machine
+    (their process is gone), says so in one line, and writes the same graph as a clean ingest. The orphan here is
+    made by a real process that dies with SIGKILL inside kg's own HTTP transaction, after the writes a one-file
+    ingest starts with."""
+    http, _ = api
+    work = tmp_path / "tinyshop"
+    shutil.copytree(TINYSHOP, work)
+    Ingestor(http, work, repo="orphan").run()
+    env = {k: v for k, v in os.environ.items() if k not in ("NEO4J_URI", "NEO4J_PASSWORD")}
+    env.update(KG_BOLT_PORT=str(graph_settings.bolt_port), KG_HTTP_PORT=str(graph_settings.http_port),
+               KG_DATA_DIR=str(graph_settings.data_dir), KG_PROJECT=str(REPO_ROOT))
+    done = subprocess.run([sys.executable, "-c", ORPHAN, "orphan", str(work)], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert done.returncode == -9 and done.stdout == "ready\n", done.stderr[-2000:]
+    orphans = "ingest/orphans"
+    assert len(store.read(orphans, repo="orphan", host=socket.gethostname())) == 1
+
+    cart = work / "shop" / "cart.py"
+    cart.write_text(cart.read_text() + "\n\ndef probe():\n    return 1\n")
+    report = Ingestor(http, work, repo="orphan").run()
+    assert report.written == 1
+    assert len(report.notes) == 1 and "ended 1 transaction(s) an earlier kg ingest of orphan" in report.notes[0]
+    assert store.read(orphans, repo="orphan", host=socket.gethostname()) == []
+    Ingestor(store, work, repo="clean").run()
+    assert snapshot(store, "orphan") == snapshot(store, "clean")

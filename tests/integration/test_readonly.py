@@ -147,6 +147,21 @@ def test_a_runaway_query_is_ended_by_the_server_timeout(store: Store) -> None:
         store.read_untrusted("UNWIND range(1, 1000000000000) AS x WITH x WHERE x < 0 RETURN x", {}, 5, timeout=1.0)
 
 
+def test_a_query_over_the_memory_limit_says_so_over_bolt_and_http(store: Store) -> None:
+    """attack4 B7: Neo4j's refusal of a transaction past its memory limit came out as "could not finish the work
+    (…), even after retrying for 30 s" 3 s after the query started. Now the line says what happened and what to
+    change, through the driver (MCP's `cypher`) and the Query API (one-shot CLI reads) alike."""
+    from kg.query_api import QueryApiReader
+
+    big = "UNWIND range(1, 3000000000) AS i WITH collect(i) AS l RETURN size(l) AS n"
+    for ask in (lambda: store.read_untrusted(big, {}, 5), lambda: QueryApiReader(store.settings).read_text(big)):
+        with pytest.raises(QueryError) as refused:
+            ask()
+        line = str(refused.value)
+        assert line.startswith("the query needed more memory than Neo4j allows a transaction")
+        assert "KG_NEO4J_HEAP" in line and "retrying" not in line and "\n" not in line
+
+
 @pytest.mark.parametrize("limit", [0, -1])
 def test_zero_and_negative_limits_are_clear_errors(store: Store, limit: int) -> None:
     with pytest.raises(Exception, match=f"limit must be at least 1, not {limit}"):
