@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shlex
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kg.cli import Context, emit_json, err, json_option, out, pass_context
-from kg.errors import InputError
+from kg.errors import GraphFailed, GraphUnavailable, InputError
 from kg.render import progress_bar
 
 if TYPE_CHECKING:
@@ -65,15 +68,40 @@ def ingest(ctx: Context, path: Path, repo: str | None, role: str, excludes: tupl
         with progress_bar(enabled=not as_json and out.is_terminal) as progress:
             ingestor = Ingestor(store, path, repo=repo, role=role, excludes=excludes,
                                 cache_dir=project_cache_dir(ctx.settings.project), progress=progress)
-            report = ingestor.run()
+            with _server_stopping(ctx, ingestor):
+                report = ingestor.run()
         show(report, first=True)
         if watch:
             from kg.ingest.watch import watch
 
             if not as_json:
                 out.print(f"[dim]watching {ingestor.root} — Ctrl-C stops[/]")
-            for report in watch(ingestor):
-                show(report)
+            with _server_stopping(ctx, ingestor):
+                for report in watch(ingestor):
+                    show(report)
+
+
+@contextmanager
+def _server_stopping(ctx: Context, ingestor: Ingestor) -> Iterator[None]:
+    """A lost connection to kg's local server that is no longer running said as what happened — the server stopped
+    during the ingest (`kg server stop`, or it died) — and what to do, in one line (newuser4 #5)."""
+    try:
+        yield
+    except (GraphUnavailable, GraphFailed) as e:
+        if ctx.settings.uri_configured:
+            raise
+        from kg.server import local
+
+        now = local.status(ctx.settings, database=False)
+        if now.running:
+            raise
+        why = ("it was shutting down" if now.pid else now.last_error if now.stopped_unexpectedly and now.last_error
+               else "stopped by `kg server stop`")
+        again = f"kg ingest {shlex.quote(str(ingestor.root))} --repo {shlex.quote(ingestor.repo)}"
+        then = (f"{ingestor.repo} is marked unfinished until then" if ingestor.writer.marked
+                else "the graph keeps what it held before this run")
+        raise GraphUnavailable(f"the Neo4j server stopped during the ingest ({why}): start it with `kg server "
+                               f"start` and run `{again}` again; {then}") from e
 
 
 def _ingested_as(store: Any, path: Path) -> str | None:

@@ -59,6 +59,7 @@ class GraphWriter:
     def __init__(self, store: Store, repo: str) -> None:
         self.store = store
         self.repo = repo
+        self.marked = False  # this writer marked the repository as being written (kg.unfinished)
 
     def put_repo(self, root: str, role: str, writing: bool = False) -> None:
         """`writing`: mark the repository as being written until the write's last step (a write that is not one
@@ -66,6 +67,7 @@ class GraphWriter:
         self.store.write("ingest/repo_put", repo=self.repo, root=root, role=role)
         if writing:
             self.store.write("ingest/repo_writing_put", repo=self.repo)
+            self.marked = True
 
     def finish(self) -> None:
         """Clear the mark of an interrupted write whose files all turned out to be written (only the last step

@@ -294,18 +294,31 @@ def init(ctx: Context, as_json: bool) -> None:
 
 
 @cli.command()
+@click.option("--repo", help="Count only this repository's nodes and the relationships leaving them.")
 @json_option
 @pass_context
-def status(ctx: Context, as_json: bool) -> None:
-    """What the graph holds: nodes by label and relationships by type."""
+def status(ctx: Context, repo: str | None, as_json: bool) -> None:
+    """What the graph holds: nodes by label and relationships by type (of one repository with --repo)."""
+    notes: list[str] = []
     with ctx.open_reader() as store:
-        nodes = store.read("graph_node_counts")
-        edges = store.read("graph_edge_counts")
+        if repo is None:
+            nodes = store.read("graph_node_counts")
+            edges = store.read("graph_edge_counts")
+        else:
+            from kg.navigate.targets import pick_repo
+            from kg.unfinished import unfinished_notes
+
+            pick_repo(store, repo)  # an unknown name is an error, not an empty table
+            nodes = store.read("repo_node_counts", repo=repo)
+            edges = store.read("repo_edge_counts", repo=repo)
+            notes = unfinished_notes(store, repo)
     if as_json:
-        return emit_json({"uri": ctx.settings.uri, "nodes": nodes, "relationships": edges})
+        return emit_json({"uri": ctx.settings.uri, "repo": repo, "nodes": nodes, "relationships": edges,
+                          "notes": notes})
     from rich.table import Table
 
-    table = Table(title=f"graph at {ctx.settings.uri}", show_edge=False)
+    where = f"repository {repo} in the graph" if repo else "graph"
+    table = Table(title=f"{where} at {ctx.settings.uri}", show_edge=False)
     table.add_column("nodes")
     table.add_column("count", justify="right")
     for row in nodes:
@@ -315,6 +328,8 @@ def status(ctx: Context, as_json: bool) -> None:
     if not nodes:
         table.add_row("(empty)", "0")
     out.print(table)
+    for note in notes:
+        out.print(f"[yellow]note:[/] {note}", highlight=False)
 
 
 @cli.command()

@@ -9,13 +9,15 @@ HTTP Query API reader (kg.query_api), which answers without importing the driver
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from kg.settings import Settings
 
 if TYPE_CHECKING:
     from kg.query_api import QueryApiReader, QueryApiStore
     from kg.store import Store
+
+Q = TypeVar("Q", "QueryApiReader", "QueryApiStore")
 
 
 def open_graph(settings: Settings, on_start: Callable[[str], None] | None = None) -> Store:
@@ -33,8 +35,7 @@ def open_reader(settings: Settings, on_start: Callable[[str], None] | None = Non
     from kg.query_api import QueryApiReader
 
     # No status check up front: the first request finds out, and a refused connection starts the server.
-    return QueryApiReader(settings, on_refused=lambda: _ensure_local(settings, on_start),
-                          fallback=lambda: open_graph(settings, on_start))
+    return _over_http(QueryApiReader, settings, on_start)
 
 
 def open_writer(settings: Settings, on_start: Callable[[str], None] | None = None) -> QueryApiStore | Store:
@@ -44,8 +45,22 @@ def open_writer(settings: Settings, on_start: Callable[[str], None] | None = Non
         return open_graph(settings, on_start)
     from kg.query_api import QueryApiStore
 
-    return QueryApiStore(settings, on_refused=lambda: _ensure_local(settings, on_start),
-                         fallback=lambda: open_graph(settings, on_start))
+    return _over_http(QueryApiStore, settings, on_start)
+
+
+def _over_http(kind: type[Q], settings: Settings, on_start: Callable[[str], None] | None) -> Q:
+    """A Query API reader or store of the local server that starts it only if the server is down when the command
+    begins: once it has answered, a server that goes away was stopped or died (a `kg server stop` during an
+    ingest), and a start then raced the stop, failed or came up only to be stopped again (newuser4 #5)."""
+    def driver() -> Store:
+        if api.reached:
+            from kg.store import Store
+
+            return Store.connect(settings)
+        return open_graph(settings, on_start)
+
+    api = kind(settings, on_refused=lambda: _ensure_local(settings, on_start), fallback=driver)
+    return api
 
 
 def _ensure_local(settings: Settings, on_start: Callable[[str], None] | None) -> None:

@@ -55,7 +55,9 @@ class QueryApiReader:
     """`read` and `read_text` like `kg.store.Store`, over HTTP to the local server.
 
     `on_refused` is called once when nothing listens on the port (kg starts its local server there), then the
-    request is sent again; `fallback` gives a driver-backed Store for values only the driver can give."""
+    request is sent again — only before the server first answered (`reached`): a server that went away while the
+    command ran was stopped or died, and starting it again would race that stop (newuser4 #5). `fallback` gives a
+    driver-backed Store for values only the driver can give."""
 
     def __init__(self, settings: Settings, on_refused: Callable[[], None] | None = None,
                  fallback: Callable[[], Any] | None = None) -> None:
@@ -63,6 +65,7 @@ class QueryApiReader:
         self._on_refused = on_refused
         self._fallback = fallback
         self._fallback_store: Any = None
+        self.reached = False  # the server has answered this reader once
         token = base64.b64encode(f"{settings.user}:{settings.password}".encode()).decode()
         self._path = f"/db/{settings.database}/query/v2"
         self._headers = (f"Host: 127.0.0.1:{settings.http_port}\r\nAuthorization: Basic {token}\r\n"
@@ -111,8 +114,9 @@ class QueryApiReader:
         while True:
             try:
                 status, answer = self._send(body, path)
+                self.reached = True
             except ConnectionRefusedError as e:
-                if self._on_refused is None or refused_once:
+                if self._on_refused is None or refused_once or self.reached:
                     raise self._unreachable() from e
                 refused_once = True
                 self._on_refused()
@@ -166,6 +170,10 @@ class QueryApiReader:
     def _unreachable(self) -> GraphUnavailable:
         from kg.disk import full_disk_note
 
+        if self.reached:
+            return GraphUnavailable(f"Neo4j at {self._url} stopped answering while the command ran: "
+                                    f"{full_disk_note(self.settings) or 'start it with `kg server start`'}, then "
+                                    "run the command again")
         return GraphUnavailable(f"cannot reach Neo4j at {self._url}: "
                                 f"{full_disk_note(self.settings) or 'start it with `kg server start`'}")
 

@@ -20,11 +20,11 @@ from kg.navigate.targets import (
     at_line,
     elsewhere_notes,
     pick_repo,
-    repo_at,
     repo_here,
     resolve,
     resolve_all,
     resolve_rows,
+    row_at,
 )
 from kg.unfinished import note_for, require_finished, unfinished_notes
 
@@ -138,8 +138,8 @@ def _answer(store: Store, question: str, texts: list[str], repo: str | None, dep
     if row is None:
         targets = _one_repo(resolve_all(store, texts, repo), question)
     else:
-        here = repo_at(row["repos"] or [])
-        targets = _one_repo([resolve_rows(store, t, c, repo, here[0] if here else None)
+        here = row_at(row["repos"] or [])
+        targets = _one_repo([resolve_rows(store, t, c, repo, here)
                              for t, c in zip(texts, row["candidates"], strict=True)], question)
     name = {"callers": "caller", "callees": "callee", "impact": "dependent"}[question]
     if row is not None and [(p["repo"], p["qname"]) for p in row["picks"]] == [(t.repo, t.qname) for t in targets]:
@@ -259,8 +259,8 @@ def call_path(store: Store, source: str, target: str, repo: str | None = None, d
     if one_request and all(t and not at_line(t) for t in texts):
         row = store.read("call_path_answer", symbols=texts, repo=repo, here=_cwd(), depth=depth, evidence=evidence,
                          limit=fetched)[0]
-        here = repo_at(row["repos"] or [])
-        a, b = _one_repo([resolve_rows(store, t, c, repo, here[0] if here else None)
+        here = row_at(row["repos"] or [])
+        a, b = _one_repo([resolve_rows(store, t, c, repo, here)
                           for t, c in zip(texts, row["candidates"], strict=True)], "path")
     else:
         a, b = resolve_all(store, texts, repo)

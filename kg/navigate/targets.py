@@ -37,6 +37,7 @@ class Target:
     line: int
     end_line: int | None = None
     elsewhere: str | None = None  # the current folder's repository, when the name was found only outside it
+    inherited_by: str | None = None  # `Class.member` typed, the class not defining it: the class (qname)
 
     @property
     def is_module(self) -> bool:
@@ -52,12 +53,13 @@ class Target:
 class AmbiguousName(InputError):
     """A name that fits several nodes; the message lists them so the caller can pick one."""
 
-    def __init__(self, text: str, candidates: list[Target]) -> None:
+    def __init__(self, text: str, candidates: list[Target], place: bool = False) -> None:
+        """`place`: `text` is a path:line, one candidate per repository holding the file (only --repo can choose)."""
         self.candidates = candidates
         shown = "\n".join(f"  {c.label()} in {c.repo}" for c in candidates[:_MAX_CANDIDATES])
         more = f"\n  … and {len(candidates) - _MAX_CANDIDATES} more" if len(candidates) > _MAX_CANDIDATES else ""
         repos = sorted({c.repo for c in candidates})
-        if len({c.qname for c in candidates}) == 1:  # one name in several repositories: no longer name would help
+        if place or len({c.qname for c in candidates}) == 1:  # in several repositories: no longer name would help
             super().__init__(f"{shorten(text)} is in {len(repos)} repositories ({', '.join(repos)}): {REPO_HINT} "
                              f"with one of them\n{shown}{more}")
             return
@@ -71,7 +73,8 @@ _UNKNOWN = object()  # the current folder's repository, not yet looked up
 
 def resolve(store: Store, text: str, repo: str | None = None, here: object = _UNKNOWN) -> Target:
     """The one symbol or module `text` names: in `repo` when given, else preferably in the repository of the current
-    folder (`here`: its name, looked up when not given), else in any (the target then says `elsewhere`)."""
+    folder (`here`: its `repos` row, looked up when not given), else in any (the target then says `elsewhere`) unless
+    the folder's repository was not completely ingested (the name may just not be written yet: an error says so)."""
     text = text.strip()
     if not text:
         raise InputError("empty symbol name: give a dotted name (Cart.checkout), a file path or path:line")
@@ -91,15 +94,32 @@ def resolve_rows(store: Store, text: str, rows: list[dict], repo: str | None = N
     if exact:
         candidates = exact
     if not candidates:
+        candidates = _inherited(store, text, repo)
+    if not candidates:
         raise InputError(not_found(store, text, repo))
     if repo is None:
-        candidates = _prefer_here(store, candidates, here)
+        candidates = _prefer_here(store, text, candidates, here)
     if len(candidates) > 1:
         symbols = [c for c in candidates if not c.is_module]
         if len(symbols) == 1 and all(c.qname == symbols[0].qname for c in candidates):
             return symbols[0]  # a package variable and its module share a dotted name: the symbol is meant
         raise AmbiguousName(text, candidates)
     return candidates[0]
+
+
+def _inherited(store: Store, text: str, repo: str | None) -> list[Target]:
+    """`Class.member` where the class does not define `member` but a base class does (`Flask.route`: Scaffold's):
+    that base's member, once however many classes the name fits inherit it (flask's tests subclass Flask as
+    `Flask`), said as inherited by the one with the shortest dotted name."""
+    owner, dot, member = text.rpartition(".")
+    if not (dot and owner and member.isidentifier()):
+        return []
+    rows = store.read("inherited_member", owner=owner, member=member, repo=repo)
+    found: dict[tuple[str, str], Target] = {}
+    for r in sorted(rows, key=lambda r: (len(r["owner"]), r["owner"])):
+        found.setdefault((r["repo"], r["qname"]), Target(r["repo"], r["qname"], r["kind"], r["path"], r["line"] or 1,
+                                                         r["end_line"], inherited_by=r["owner"]))
+    return list(found.values())
 
 
 def at_line(text: str) -> re.Match[str] | None:
@@ -123,10 +143,7 @@ def not_found(store: Store, text: str, repo: str | None) -> str:
     if here:  # the current folder's repository first, best first within
         near.sort(key=lambda r: r["repo"] != here[0])
     near = near[:_SUGGESTIONS]
-    # a name missing from a repository whose ingest was cut short may just not be written yet
-    looked_in = repo or (here[0] if here else None)  # None: every repository
-    tail = "".join(f"; {note}" for r in repos if looked_in in (None, r["repo"])
-                   and (note := note_for(r["repo"], r.get("writing"), r["root"])))
+    tail = _unfinished_tail(repos, repo)
     if not near:
         return (f"no symbol or module named {shorten(text)}{where}, nor any name close to it: "
                 f"try `kg find {text[:80]}` for fuzzy matches (it also searches docstrings){tail}")
@@ -135,25 +152,48 @@ def not_found(store: Store, text: str, repo: str | None) -> str:
             f"(try `kg find {text[:80]}` for fuzzy matches){tail}")
 
 
-def _prefer_here(store: Store, candidates: list[Target], here: object) -> list[Target]:
-    """The candidates in the current folder's repository when there are some; else all, marked `elsewhere`."""
+def _unfinished_tail(repos: list[dict], repo: str | None) -> str:
+    """"; <note>" for the repository a name or file was looked for in (`repo`, else the current folder's, else every
+    one) when its ingest did not finish: what is missing there may just not be written yet. `repos`: their rows."""
+    here = None if repo else repo_at(repos)
+    looked_in = repo or (here[0] if here else None)  # None: every repository
+    return "".join(f"; {note}" for r in repos if looked_in in (None, r["repo"])
+                   and (note := note_for(r["repo"], r.get("writing"), r["root"])))
+
+
+def _prefer_here(store: Store, text: str, candidates: list[Target], here: object) -> list[Target]:
+    """The candidates in the current folder's repository when there are some; else all, marked `elsewhere` — unless
+    that repository's ingest did not finish: what `text` names there may not be written yet, so another repository's
+    answer would pass for its own."""
     if here is _UNKNOWN:
-        here = repo_here(store)
-    if not isinstance(here, str):
+        here = row_at(store.read("repos"))
+    if not isinstance(here, dict):
         return candidates
-    mine = [c for c in candidates if c.repo == here]
-    return mine or [replace(c, elsewhere=here) for c in candidates]
+    mine = [c for c in candidates if c.repo == here["repo"]]
+    if mine:
+        return mine
+    note = note_for(here["repo"], here.get("writing"), here.get("root"))
+    if note:
+        others = sorted({c.repo for c in candidates})
+        shown = ", ".join(others[:_SUGGESTIONS]) + (f" and {len(others) - _SUGGESTIONS} more"
+                                                   if len(others) > _SUGGESTIONS else "")
+        raise InputError(f"{shorten(text)} is not in {here['repo']} (the current folder's repository): {note}; "
+                         f"to ask another repository that has it ({shown}), {REPO_HINT}")
+    return [replace(c, elsewhere=here["repo"]) for c in candidates]
 
 
 def elsewhere_notes(targets: list[Target]) -> list[str]:
-    """A note for each target found outside the current folder's repository: the answer is about another one."""
-    return [f"{t.qname} is not in {t.elsewhere} (the current folder's repository): this answer is about {t.repo}"
-            for t in targets if t.elsewhere]
+    """A note for each target found outside the current folder's repository (the answer is about another one) or
+    found in a base class of the class typed (the answer is about the base's member)."""
+    inherited = [f"{t.inherited_by} does not define {t.qname.rsplit('.', 1)[-1]}: this answer is about {t.qname}, "
+                 "which it inherits" for t in targets if t.inherited_by]
+    return inherited + [f"{t.qname} is not in {t.elsewhere} (the current folder's repository): this answer is about "
+                        f"{t.repo}" for t in targets if t.elsewhere]
 
 
 def resolve_all(store: Store, texts: list[str], repo: str | None = None) -> list[Target]:
     """Several targets that must live in one repository (a query walks one repository's graph)."""
-    here = repo_here(store) if repo is None else None
+    here = row_at(store.read("repos")) if repo is None else None
     targets = [resolve(store, t, repo, here) for t in texts]
     repos = sorted({t.repo for t in targets})
     if len(repos) > 1:
@@ -200,6 +240,12 @@ def repo_at(repos: list[dict], here: Path | None = None) -> tuple[str, Path] | N
     return inside[0] if len(inside) == 1 else None
 
 
+def row_at(repos: list[dict], here: Path | None = None) -> dict | None:
+    """The `repos` row of the repository the folder `here` (default: the current folder) belongs to (repo_at)."""
+    found = repo_at(repos, here)
+    return next(r for r in repos if r["repo"] == found[0]) if found else None
+
+
 def repo_here(store: Store, here: Path | None = None) -> str | None:
     """The name of the ingested repository the folder `here` (default: the current folder) belongs to, if one."""
     found = repo_at(store.read("repos"), here)
@@ -214,17 +260,22 @@ def _at_line(store: Store, path: str, line: int, repo: str | None, text: str, he
             if modules:
                 break
     if not modules:
+        repos = store.read("repos")
+        if repo and repo not in {r["repo"] for r in repos}:
+            raise unknown_repo(repo, [r["repo"] for r in repos])
         where = f" of {shorten(repo)}" if repo else ""
         raise InputError(f"no file {shorten(path)} in the graph{where}: check the path (relative to the ingested "
-                         "root or to the current folder, or absolute)")
+                         f"root or to the current folder, or absolute){_unfinished_tail(repos, repo)}")
     if repo is None:
-        modules = _prefer_here(store, modules, here)
-    if len(modules) > 1:
-        raise AmbiguousName(text, modules)
-    module = modules[0]
+        modules = _prefer_here(store, text, modules, here)
     if line < 1:
         raise InputError(f"line {line} of {shorten(path)}: lines count from 1")
-    row = store.read("symbols_at_lines", repo=module.repo, rows=[{"path": path, "line": line}])[0]
+    held = store.read("symbols_at_lines", repo=modules[0].repo,
+                      rows=[{"repo": m.repo, "path": path, "line": line} for m in modules])
+    if len(modules) > 1:  # the file is in several repositories: each one's symbol at that line
+        raise AmbiguousName(text, [Target(r["repo"], r["qname"], r["kind"], path, r["start_line"], r["end_line"])
+                                   for r in held], place=True)
+    module, row = modules[0], held[0]
     if row["kind"] == "module" and row["end_line"] and line > row["end_line"]:
         raise InputError(f"{shorten(path)} has {row['end_line']:,} lines in the graph, so line {line:,} is past its "
                          "end: check the line (or re-ingest the file if it grew)")

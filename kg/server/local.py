@@ -1,8 +1,9 @@
 """Start, stop and inspect kg's local Neo4j: one JVM per data folder (by default one per user, see kg.settings).
 
 Files in the data folder, all owner-only: `neo4j.conf` (the settings of kg/server/neo4j_config.py), `server.pid`
-and `server.json` (see kg.server.state), `server.log` (the launcher's output; Neo4j's own logs are under `logs/`),
-`password` (see kg.settings), `import/` (kept empty) and Neo4j's store under `data/`.
+and `server.json` (see kg.server.state), `server.log` (the launcher's output; Neo4j's own logs are under `logs/`)
+and `server.previous.log` (the start before), `password` (see kg.settings), `import/` (kept empty) and Neo4j's store
+under `data/`.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ START_TIMEOUT_S = 180.0
 PORT_WAIT_S = 10.0  # how long a start waits for a port the last server may still be letting go of
 STOP_TIMEOUT_S = 60.0
 START_MIN_FREE_MB = 64  # a start writes a little (recovery, a checkpoint, logs) even before anything is ingested
+PREVIOUS_LOG = "server.previous.log"  # the launcher's log of the start before the last (`kg server logs`)
 DEFAULT_DATABASE = "neo4j"  # the one user database of Neo4j Community, created by the launcher's first start
 
 
@@ -162,7 +164,12 @@ def start(settings: Settings, timeout: float = START_TIMEOUT_S,
         if current.running:
             _require_online(current)
             return replace(current, already_running=True)
-        if current.pid is not None:  # alive but not answering yet: a start by an older kg is in progress
+        if current.pid is not None and state.read(settings.data_dir).get("stopping"):
+            # a `kg server stop` is under way: waiting for that server as if it were starting would report its
+            # exit as a failed start; let it go, then start anew
+            while state.alive(current.pid) and time.monotonic() < began + timeout:
+                time.sleep(0.2)
+        elif current.pid is not None:  # alive but not answering yet: a start by an older kg is in progress
             return _wait_until_ready(settings, current.pid, began + timeout, began)
         return _launch(settings, began, timeout, on_build)
 
@@ -200,6 +207,7 @@ def _launch(settings: Settings, began: float, timeout: float,
     }
     command = [build.java_executable(), "-Xms256m", f"-Xmx{settings.heap}", *JVM_FLAGS, "-cp", classpath,
                build.MAIN_CLASS]
+    _keep_previous_log(data_dir)
     fd = state.open_new_private(data_dir / "server.log")
     with os.fdopen(fd, "w", encoding="utf-8") as log:
         # umask 077: every file Neo4j creates in the store and logs is owner-only too.
@@ -224,6 +232,7 @@ def stop(settings: Settings, timeout: float = STOP_TIMEOUT_S) -> bool:
         state.forget(settings.data_dir, **(_kept_error(settings.data_dir) or ({"last_error": death} if death else {})))
         return False
     ports = [state.read(settings.data_dir).get(p) for p in ("bolt_port", "http_port")]
+    state.update(settings.data_dir, stopping=True)  # a start meanwhile waits for it to go (see `start`)
     os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and state.alive(pid):
@@ -234,7 +243,8 @@ def stop(settings: Settings, timeout: float = STOP_TIMEOUT_S) -> bool:
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and not all(_port_free(p) for p in ports if p):
         time.sleep(0.2)
-    state.forget(settings.data_dir)
+    if state.live_pid(settings.data_dir) is None:  # else a start has recorded its new server meanwhile
+        state.forget(settings.data_dir)
     return True
 
 
@@ -246,11 +256,23 @@ def restart(settings: Settings, on_build: Callable[[str], None] | None = None) -
 def logs(settings: Settings, lines: int = 40) -> dict[str, list[str]]:
     """The last `lines` of the launcher's log and Neo4j's own logs, by path (the logs that exist)."""
     tails = {}
-    for path in (settings.data_dir / "server.log", settings.data_dir / "logs" / "neo4j.log",
-                 settings.data_dir / "logs" / "debug.log"):
-        if path.exists():
+    for path in (settings.data_dir / PREVIOUS_LOG, settings.data_dir / "server.log",
+                 settings.data_dir / "logs" / "neo4j.log", settings.data_dir / "logs" / "debug.log"):
+        if path.exists() and not (path.name == PREVIOUS_LOG and path.is_symlink()):
             tails[str(path)] = path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]
     return tails
+
+
+def _keep_previous_log(data_dir: Path) -> None:
+    """The last start's launcher log becomes PREVIOUS_LOG: when that start failed, a start after it would
+    otherwise erase why (newuser4 #5: `kg server logs` showed only the next, successful start)."""
+    log = data_dir / "server.log"
+    if log.is_symlink():  # kg never reads or writes through one (open_new_private unlinks it)
+        return
+    try:
+        os.replace(log, data_dir / PREVIOUS_LOG)  # replaces a symlink there, never follows it
+    except FileNotFoundError:
+        pass
 
 
 def _require_no_plugins(folder: Path) -> None:

@@ -132,6 +132,23 @@ def test_a_call_path_between_wrong_names_gives_the_same_error(reader: QueryApiRe
     assert str(now.value) == str(before.value)
 
 
+def test_a_method_a_class_inherits_is_found_through_its_bases(reader: QueryApiReader) -> None:
+    """newuser4 #8: `kg callers Flask.route` said "no symbol"; route is Scaffold's, inherited by Flask. Here requests'
+    Session inherits resolve_redirects from SessionRedirectMixin: the answers are about the base's method and say
+    so; a member no base defines is still unknown."""
+    inherited = "requests.sessions.SessionRedirectMixin.resolve_redirects"
+    note = ("requests.sessions.Session does not define resolve_redirects: this answer is about "
+            f"{inherited}, which it inherits")
+    callers = answers.callers(reader, "Session.resolve_redirects", REPO)
+    assert callers.target.qname == inherited and note in callers.notes
+    assert "requests.sessions.Session.send" in [r["caller"] for r in callers.rows]
+    assert answers.impact(reader, ["Session.resolve_redirects"], REPO, depth=1).target.qname == inherited
+    assert note in answers.tests_for(reader, ["requests.sessions.Session.resolve_redirects"], REPO).notes
+    assert answers.callers(reader, "Session.send", REPO).target.qname == "requests.sessions.Session.send"
+    with pytest.raises(InputError, match="no symbol or module named 'Session.no_such_member'"):
+        answers.callers(reader, "Session.no_such_member", REPO)
+
+
 # Last: the `store` fixture empties the graph the tests above share.
 def test_the_current_folders_repository_is_preferred_in_the_one_request(store: Store, graph_settings: Settings,
                                                                        tmp_path: Path,
@@ -155,3 +172,4 @@ def test_the_current_folders_repository_is_preferred_in_the_one_request(store: S
     answer = answers.callers(counted, "shop/models.py:28", "shop-a")
     assert counted.names[0] == "find_symbol" and answer.target.qname == "shop.models.Order.subtotal_cents"
     assert answer.rows == answers.callers(reader, "shop.models.Order.subtotal_cents", "shop-a").rows
+

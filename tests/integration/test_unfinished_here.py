@@ -1,0 +1,167 @@
+"""In the folder of a repository whose ingest did not finish, a name that repository does not hold (yet) is not
+answered from other repositories as if it were complete: callers, callees, impact, path and tests-for say that the
+folder's repository was not completely ingested and how to finish it (newuser4 #2: "'Flask.make_response' is in 7
+repositories …: pass --repo", not a word of the interruption). A path:line held by several repositories lists each
+one's symbol at that line, not the module at line 1. Real Neo4j, real tinyshop copies, the CLI and a real MCP stdio
+session."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from click.testing import CliRunner
+from kg.ingest.pipeline import Ingestor
+from kg.ingest.writer import GraphWriter
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from kg.cli import cli
+from kg.errors import InputError
+from kg.navigate import answers
+from kg.navigate.targets import AmbiguousName, resolve
+from kg.settings import Settings
+from kg.store import Store
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+TINYSHOP = REPO_ROOT / "examples" / "tinyshop"
+NAV = REPO_ROOT / "tests" / "fixtures" / "navigate"
+
+
+@pytest.fixture(scope="module")
+def folders(session_store: Store, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """tinyshop as `shop` and `shop2`, the navigation fixture as `nav`, and `cut`: a tinyshop copy whose first ingest
+    died before its first file (a Repo marked as being written, nothing else)."""
+    base = tmp_path_factory.mktemp("unfinished")
+    session_store.write("graph_wipe")
+    shutil.copytree(TINYSHOP, base / "shop2")
+    shutil.copytree(TINYSHOP, base / "cut")
+    Ingestor(session_store, TINYSHOP, repo="shop").run()
+    Ingestor(session_store, base / "shop2", repo="shop2").run()
+    Ingestor(session_store, NAV, repo="nav").run()
+    GraphWriter(session_store, "cut").put_repo(str(base / "cut"), "target", writing=True)
+    return {"cut": base / "cut", "base": base}
+
+
+NOTE = "repository cut was not completely ingested (interrupted: the ingest started at "
+
+
+def _says_cut_is_unfinished(message: str, text: str) -> None:
+    first = message.splitlines()[0]
+    assert first.startswith(f"'{text}' is not in cut (the current folder's repository): {NOTE}"), message
+    assert "run `kg ingest " in first and "--repo cut` again" in first and first.endswith("pass --repo"), message
+
+
+@pytest.mark.parametrize("text", ["Cart.checkout", "shop/cart.py:20", "app.core.helper"])
+def test_every_question_from_the_unfinished_folder_says_so(session_store: Store, folders: dict[str, Path],
+                                                          monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    """`Cart.checkout` and `shop/cart.py:20` are in shop and shop2 (was: "is in 2 repositories: pass --repo"),
+    `app.core.helper` only in nav (was: nav's answer, with "is not in cut … this answer is about nav")."""
+    monkeypatch.chdir(folders["cut"] / "shop")
+    graph = session_store
+    for ask in (lambda: answers.callers(graph, text), lambda: answers.callees(graph, text),
+                lambda: answers.impact(graph, [text]), lambda: answers.tests_for(graph, [text]),
+                lambda: answers.call_path(graph, text, text), lambda: resolve(graph, text)):
+        with pytest.raises(InputError) as error:
+            ask()
+        assert not isinstance(error.value, AmbiguousName)
+        _says_cut_is_unfinished(str(error.value), text)
+    # asked of another repository by name, it answers (with no note: that one is complete)
+    other = "nav" if text.startswith("app.") else "shop2"
+    answer = answers.callers(graph, text, other)
+    assert answer.target.repo == other and not [n for n in answer.notes if "not completely" in n]
+
+
+def test_a_file_nothing_holds_says_the_folders_repository_is_unfinished(session_store: Store,
+                                                                        folders: dict[str, Path],
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(folders["cut"])
+    with pytest.raises(InputError) as error:
+        answers.callers(session_store, "shop/nowhere.py:3")
+    assert str(error.value).startswith("no file 'shop/nowhere.py' in the graph: check the path")
+    assert f"; {NOTE}" in str(error.value)
+    with pytest.raises(InputError, match="no repository named 'bogus' in the graph"):
+        resolve(session_store, "shop/cart.py:20", "bogus")  # was "no file 'shop/cart.py' in the graph of 'bogus'"
+
+
+def test_a_path_line_in_several_repositories_lists_the_symbol_at_that_line(session_store: Store,
+                                                                           folders: dict[str, Path],
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Outside every repository: the candidates were each file's module at line 1 (`shop.cart (module,
+    shop/cart.py:1) in shop`), not what is at line 20."""
+    monkeypatch.chdir(folders["base"])
+    with pytest.raises(AmbiguousName) as error:
+        resolve(session_store, "shop/cart.py:20")
+    lines = str(error.value).splitlines()
+    assert lines[0] == "'shop/cart.py:20' is in 2 repositories (shop, shop2): pass --repo with one of them"
+    assert lines[1:] == ["  shop.cart.Cart.checkout (method, shop/cart.py:16) in shop",
+                         "  shop.cart.Cart.checkout (method, shop/cart.py:16) in shop2"]
+    assert resolve(session_store, "shop/cart.py:20", "shop2").qname == "shop.cart.Cart.checkout"
+
+
+def test_the_cli_and_mcp_say_it_in_one_line(session_store: Store, folders: dict[str, Path],
+                                           graph_settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    env = {"NEO4J_URI": graph_settings.uri, "NEO4J_PASSWORD": graph_settings.password}
+    monkeypatch.chdir(folders["cut"])
+    runner = CliRunner()
+    for args in (["callers", "Cart.checkout"], ["callees", "shop/cart.py:20"], ["impact", "Cart.checkout"],
+                 ["path", "Cart.checkout", "Order.total_cents"], ["tests-for", "Cart.checkout"]):
+        result = runner.invoke(cli, args, env=env, catch_exceptions=False)
+        assert result.exit_code == 1, (args, result.output)
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: '") and NOTE in lines[0], (args, result.output)
+
+    server = StdioServerParameters(command=sys.executable, args=["-m", "kg", "mcp"], cwd=str(folders["cut"]), env=env)
+    said: dict[str, Any] = {}
+
+    async def session() -> None:
+        async with stdio_client(server) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            said["callers"] = await client.call_tool("callers", {"symbol": "Cart.checkout"})
+            said["path"] = await client.call_tool("path", {"source": "Cart.checkout", "target": "Order.total_cents"})
+            said["other"] = await client.call_tool("callers", {"symbol": "Cart.checkout", "repo": "shop"})
+
+    anyio.run(session)
+    for tool in ("callers", "path"):
+        text = "\n".join(part.text for part in said[tool].content if getattr(part, "text", None))
+        assert said[tool].is_error and NOTE in text and "--repo cut` again" in text, text
+        assert text.endswith("pass the `repo` argument"), text  # the MCP argument, not the CLI flag
+    assert not said["other"].is_error
+
+
+def test_status_of_one_repository(session_store: Store, folders: dict[str, Path], graph_settings: Settings) -> None:
+    """newuser4: `kg status` counted the whole graph (nine flask copies); `--repo` counts one repository's nodes and
+    the relationships leaving them, says when its ingest did not finish, and refuses a name the graph lacks."""
+    import json
+
+    env = {"NEO4J_URI": graph_settings.uri, "NEO4J_PASSWORD": graph_settings.password}
+    runner = CliRunner()
+
+    def status(*args: str) -> dict:
+        result = runner.invoke(cli, ["status", *args, "--json"], env=env, catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)
+
+    def counts(rows: list[dict], key: str) -> dict[str, int]:
+        return {r[key]: r["count"] for r in rows}
+
+    whole, shop = status(), status("--repo", "shop")
+    truth = session_store.read_text(
+        "MATCH (m:Module {repo: 'shop'}) WITH count(m) AS modules MATCH (:Symbol {repo: 'shop'})-[c:CALLS]->() "
+        "RETURN modules, count(c) AS calls")[0]
+    nodes, edges = counts(shop["nodes"], "label"), counts(shop["relationships"], "type")
+    assert shop["repo"] == "shop" and nodes["Module"] == truth["modules"] and nodes["Repo"] == 1
+    assert edges["CALLS"] >= truth["calls"] > 0 and edges["CONTAINS"] >= truth["modules"]
+    assert counts(whole["nodes"], "label")["Module"] == 2 * truth["modules"] + counts(
+        status("--repo", "nav")["nodes"], "label")["Module"]  # shop, shop2 (the same files) and nav
+    assert shop["notes"] == []
+    cut = status("--repo", "cut")
+    assert counts(cut["nodes"], "label") == {"Repo": 1} and cut["notes"][0].startswith(NOTE)
+    text = runner.invoke(cli, ["status", "--repo", "cut"], env=env, catch_exceptions=False)
+    assert "repository cut in the graph" in text.output and f"note: {NOTE}" in " ".join(text.output.split())
+    unknown = runner.invoke(cli, ["status", "--repo", "bogus"], env=env, catch_exceptions=False)
+    assert unknown.exit_code == 1 and unknown.output.startswith("error: no repository named 'bogus' in the graph")
