@@ -18,9 +18,7 @@ from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 
-import openai
 from kg.agent.errors import LLMError, LLMTimeout
-from openai.types.chat import ChatCompletion
 from tenacity import (
     RetryCallState,
     Retrying,
@@ -30,7 +28,8 @@ from tenacity import (
     wait_random,
 )
 
-RETRYABLE = (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError)
+# `openai` is imported when a client is made: importing it costs ~0.8 s, which `kg --help` and every command that
+# loads the agent's modules without calling a model would pay.
 MAX_RETRY_AFTER = 60.0  # seconds; a longer Retry-After gets the usual backoff, as the openai package does
 
 
@@ -89,6 +88,8 @@ class Reply:
 
 class LLMClient:
     def __init__(self, config: LLMConfig, record_to: Path | None = None) -> None:
+        import openai
+
         self.config = config
         self._client = openai.OpenAI(api_key=config.api_key, base_url=config.base_url, timeout=config.timeout,
                                      max_retries=0)  # tenacity retries, so the policy lives in one place
@@ -96,6 +97,11 @@ class LLMClient:
 
     def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None,
                  tool_choice: str | dict[str, Any] | None = None) -> Reply:
+        import openai
+        from openai.types.chat import ChatCompletion
+
+        retryable = (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError,
+                     openai.APIConnectionError)
         kwargs: dict[str, Any] = {"model": self.config.model, "messages": messages,
                                   "max_tokens": self.config.max_tokens, "temperature": self.config.temperature}
         if tools:
@@ -105,7 +111,7 @@ class LLMClient:
         attempts = 0
         backoff = (wait_exponential(multiplier=self.config.backoff, max=30 * self.config.backoff)
                    + wait_random(0, self.config.backoff))
-        retrying = Retrying(retry=retry_if_exception_type(RETRYABLE), reraise=True,
+        retrying = Retrying(retry=retry_if_exception_type(retryable), reraise=True,
                             stop=stop_after_attempt(self.config.attempts), wait=_honouring_retry_after(backoff))
         try:
             for attempt in retrying:

@@ -59,14 +59,32 @@ def ingest_label(repo: str) -> dict[str, Any]:
 
 def end_orphaned_writes(store: Store, repo: str) -> str | None:
     """End the write transactions earlier runs of `repo` on this machine left open; call it holding the repository's
-    lock. One line saying so when there were any, else None."""
-    rows = store.read("ingest/orphans", repo=repo, host=socket.gethostname())
+    lock. Only those whose process is gone: a run that holds another lock file for the same graph (another spelling
+    of the server's address, another cache folder, another user) is alive and keeps its transaction. One line saying
+    so when there were any, else None."""
+    rows = [row for row in store.read("ingest/orphans", repo=repo, host=socket.gethostname())
+            if not _alive(row["pid"])]
     if not rows:
         return None
     over_http = [row["http_tx"] for row in rows if row["http_tx"] and not store.settings.uri_configured]
-    if over_http:  # rolled back the Query API's own way: a TERMINATEd one would linger until its idle timeout
-        rollback(store.settings, over_http)
-    if others := [row["id"] for row in rows if row["http_tx"] not in over_http]:
+    # rolled back the Query API's own way: a TERMINATEd one would linger until its idle timeout
+    refused = set(rollback(store.settings, over_http)) if over_http else set()
+    others = [row["id"] for row in rows if row["http_tx"] not in over_http or row["http_tx"] in refused]
+    if others:
         store.write("ingest/orphans_end", ids=others)
     return (f"ended {len(rows)} transaction(s) an earlier kg ingest of {repo} left open when it was stopped "
             "(its process is gone); their writes were rolled back and are redone now")
+
+
+def _alive(pid: object) -> bool:
+    """Whether a process of this machine with that id runs (one we may not signal runs too). A label without a
+    usable pid counts as gone, as before labels carried one."""
+    if not isinstance(pid, int) or pid <= 0 or pid == os.getpid():  # this process: an earlier run of a watcher
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

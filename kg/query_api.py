@@ -357,12 +357,15 @@ class _HttpTransaction:
             self._id = None
 
 
-def rollback(settings: Settings, transaction_ids: list[str]) -> None:
+def rollback(settings: Settings, transaction_ids: list[str]) -> list[str]:
     """Roll back explicit Query API transactions by their ids (`http_tx` in their metadata), whoever opened them:
-    what a killed `kg ingest` left open (kg.ingest.lock). An id that is gone already is no error."""
+    what a killed `kg ingest` left open (kg.ingest.lock). Returns the ids the server did not take (gone already, or
+    the request failed): the caller can end those another way."""
     reader = QueryApiReader(settings)
+    failed = []
     for tx_id in transaction_ids:
         try:
             reader._send(b"", f"/tx/{tx_id}", method="DELETE")
         except (OSError, ValueError, IndexError):
-            pass
+            failed.append(tx_id)
+    return failed

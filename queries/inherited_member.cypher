@@ -2,7 +2,7 @@
 // Scaffold)? For each class whose dotted name is $owner or ends with it, the symbol named $member that the nearest
 // base class defines, along INHERITS (fewest steps: Python's method resolution order for single inheritance; with
 // several bases at one distance, the first by name). $repo null: every repository.
-:params {owner: 'Cart', member: 'checkout', repo: null};
+:params {owner: 'JsonOrderStore', member: 'load', repo: null};
 MATCH (c:Symbol {name: last(split($owner, '.'))})
 WHERE c:Class AND (c.qname = $owner OR c.qname ENDS WITH '.' + $owner) AND ($repo IS NULL OR c.repo = $repo)
   AND NOT EXISTS { (c)-[:DEFINES]->(:Symbol {name: $member}) }

@@ -7,8 +7,8 @@ signals count those); the same words *in the same order* say much more. So both 
 
     literals  every string literal of a project's code files (test files left out, docstrings too: they describe,
               they do not print), with adjacent literals joined ("a " "b" is one message) and format placeholders
-              (`%s`, `{}`, `{name!r}`) cut out, so "%s contains %d more items" still meets "Right contains 3 more
-              items" once digits are dropped on both sides
+              (`%s`, `{}`, `{name!r}`) read as one word of any value, so "%s contains %d more items" still meets
+              "Right contains 3 more items"
     phrases   the task's text, read as words
 
 Every run of PHRASE_WORDS consecutive words (a shingle) is looked up in an index of the literals' shingles; a run of
@@ -43,10 +43,12 @@ MAX_LITERAL_CHARS = 2000  # a longer literal is data (a template, an embedded sc
 
 _HASH_COMMENTS = (".py", ".pyi", ".rb", ".sh", ".bash", ".pl", ".r", ".yaml", ".yml", ".toml")
 _PREFIX = r"(?:[rRbBuUfF]{1,2}(?=[\"']))?"  # Python's r"", b"", f"", rb"" …
-_STRING = (_PREFIX + r'(?:(?P<tq>"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\')'
+# An unterminated triple quote or block comment runs to the end of the file (`\Z`): without that, each later opener
+# would scan to the end again (quadratic in the file's size).
+_STRING = (_PREFIX + r'(?:(?P<tq>"""[\s\S]*?(?:"""|\Z)|\'\'\'[\s\S]*?(?:\'\'\'|\Z))'
            r'|(?P<dq>"(?:\\.|[^"\\\n])*")|(?P<sq>\'(?:\\.|[^\'\\\n])*\'))')
 _HASH_SCAN = re.compile(_STRING + r"|(?P<comment>#[^\n]*)")
-_C_SCAN = re.compile(r"(?P<comment>//[^\n]*|/\*[\s\S]*?\*/)|" + _STRING + r"|(?P<bq>`(?:\\.|[^`\\])*`)")
+_C_SCAN = re.compile(r"(?P<comment>//[^\n]*|/\*[\s\S]*?(?:\*/|\Z))|" + _STRING + r"|(?P<bq>`(?:\\.|[^`\\])*(?:`|\Z))")
 # printf (%s, %-5d, %(name)s), str.format / f-string / template fields ({}, {0}, {name!r}, ${x}) and escapes (\n)
 _PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[sdifrxXeEgGcaou]|\$?\{[^{}\n]{0,80}\}")
 _ESCAPE = re.compile(r"\\[ntr]")
@@ -54,7 +56,9 @@ _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?|\x00")  # letters and digits of any sc
 ANY = "*"  # a literal's placeholder: one word of the printed message, whatever it is
 WILDCARDS = 1  # placeholders a shingle may hold ("contains %d more items" meets "contains 3 more items"); with more,
 # "{} of the {}" would match any "x of the y"
-_JOINER = re.compile(r"\s*\+?\s*\\?\s*")  # what may lie between two literals of one message: space, `+`, a `\` break
+# What may lie between two literals of one message once white space is removed: nothing, `+`, a `\` line break, or both.
+_JOINERS = frozenset(("", "+", "\\", "+\\", "\\+"))
+MAX_JOIN_GAP = 200  # characters between two literals of one message; further apart they are two
 # a triple-quoted literal after one of these (or first in a file) stands alone: a docstring
 _STATEMENT_END = frozenset((":", ";", "{", "}", ""))
 
@@ -77,7 +81,7 @@ def literals(source: str, path: str) -> list[str]:
         if m["comment"] is not None:
             continue
         body = _body(m.group())
-        if current and _JOINER.fullmatch(source, end, m.start()):
+        if current and _joined(source, end, m.start()):
             current.append(body)
         else:
             if current:
@@ -92,6 +96,12 @@ def literals(source: str, path: str) -> list[str]:
     return [_PLACEHOLDER.sub(" \x00 ", _ESCAPE.sub(" ", s)) for s in out if 0 < len(s) <= MAX_LITERAL_CHARS]
 
 
+def _joined(source: str, end: int, start: int) -> bool:
+    """Whether the text between two literals joins them into one message (`"a " "b"`, `"a" + "b"`, across lines).
+    String operations, not a regex: nested optional white space backtracks cubically over a long blank run."""
+    return start - end <= MAX_JOIN_GAP and "".join(source[end:start].split()) in _JOINERS
+
+
 def _last_char(source: str, before: int) -> str:
     """The last character before `before` that is not white space ("" at the start of the file)."""
     i = before - 1
@@ -104,7 +114,8 @@ def _body(literal: str) -> str:
     """A literal's text without its prefix and quotes."""
     literal = literal.lstrip("rRbBuUfF")
     q = 3 if literal[:3] in ('"""', "'''") else 1
-    return literal[q:-q]
+    closed = len(literal) >= 2 * q and literal.endswith(literal[:q])  # an unterminated one runs to the file's end
+    return literal[q:-q] if closed else literal[q:]
 
 
 # English function words: a phrase of these and one other word ("but it is usually", "to get the full") is how

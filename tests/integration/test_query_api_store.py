@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from kg.ingest.lock import end_orphaned_writes
 from kg.ingest.pipeline import Ingestor
 from kg.ingest.writer import GraphWriter
 
@@ -161,3 +162,34 @@ def test_a_killed_ingests_open_transaction_is_ended_by_the_next_run(store: Store
     assert store.read(orphans, repo="orphan", host=socket.gethostname()) == []
     Ingestor(store, work, repo="clean").run()
     assert snapshot(store, "orphan") == snapshot(store, "clean")
+
+
+# a live run holding its transaction (one that took another lock file for the same graph)
+ALIVE = ORPHAN.replace("os.kill(os.getpid(), signal.SIGKILL)", "signal.pause()")
+
+
+def test_a_live_runs_transaction_is_not_ended_only_a_dead_ones(store: Store, graph_settings: Settings,
+                                                               api: tuple[QueryApiStore, Counted],
+                                                               tmp_path: Path) -> None:
+    """attack5 C4: the lock file is per address spelling, cache folder and user, so a run of the same repository
+    through `localhost` while another ran through `127.0.0.1` ended that live run's transaction ("its process is
+    gone" — it was not). Only a labelled transaction whose process is gone is ended."""
+    http, _ = api
+    work = tmp_path / "tinyshop"
+    shutil.copytree(TINYSHOP, work)
+    env = {k: v for k, v in os.environ.items() if k not in ("NEO4J_URI", "NEO4J_PASSWORD")}
+    env.update(KG_BOLT_PORT=str(graph_settings.bolt_port), KG_HTTP_PORT=str(graph_settings.http_port),
+               KG_DATA_DIR=str(graph_settings.data_dir), KG_PROJECT=str(REPO_ROOT))
+    live = subprocess.Popen([sys.executable, "-c", ALIVE, "alive", str(work)], stdout=subprocess.PIPE, text=True,
+                            env=env)
+    try:
+        assert live.stdout.readline() == "ready\n"
+        assert len(store.read("ingest/orphans", repo="alive", host=socket.gethostname())) == 1
+        assert end_orphaned_writes(http, "alive") is None
+        assert len(store.read("ingest/orphans", repo="alive", host=socket.gethostname())) == 1
+    finally:
+        live.kill()
+        live.wait(timeout=60)
+    assert "ended 1 transaction(s)" in (end_orphaned_writes(http, "alive") or "")
+    assert store.read("ingest/orphans", repo="alive", host=socket.gethostname()) == []
+    GraphWriter(store, "alive").forget_repo()

@@ -103,3 +103,21 @@ def test_a_placeholder_stands_for_one_printed_word(tmp_path: Path) -> None:
     index = index_files(tmp_path, ["parser.py"])
     assert [p for p, _ in rank_phrases(index, "Error: Option '--name' requires an argument.").files] == ["parser.py"]
     assert rank_phrases(index, "a matter of the heart").files == []  # two placeholders in four words: too loose
+
+
+def test_literals_far_apart_are_two_messages_and_a_long_blank_run_is_read_once() -> None:
+    """attack5 C1: the joiner was a regex of nested optional white space, cubic over a blank run after a literal
+    (2,400 blank lines cost every `kg context` 22 s). Now literals more than MAX_JOIN_GAP characters apart are two
+    messages, and the gap is read with string operations."""
+    gap = "\n" * 3000
+    assert literals(f'x = ("first half of a message"{gap}"second half")\n', "a.py") == [
+        "first half of a message", "second half"]
+    assert literals('x = ("first half " \\\n   + "second half")\n', "a.py") == ["first half second half"]
+
+
+def test_an_unterminated_block_comment_or_triple_quote_runs_to_the_end_of_the_file() -> None:
+    """attack5 C2: each unterminated `/*` was scanned to the end of the file again (quadratic: 20,000 of them cost
+    17.5 s). An unterminated comment now ends the file; an unterminated triple quote is one literal to the end."""
+    assert literals('const a = "before the comment";\n' + "/* \n" * 20_000 + 'const b = "inside it";\n',
+                    "a.js") == ["before the comment"]
+    assert literals('x = 1\ny = """never closed, printed as is', "a.py") == ["never closed, printed as is"]
