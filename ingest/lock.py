@@ -27,6 +27,7 @@ from filelock import FileLock, Timeout
 from kg.errors import InputError
 from kg.query_api import rollback
 from kg.server.build import cache_root
+from kg.server.state import alive
 from kg.settings import Settings
 
 if TYPE_CHECKING:
@@ -77,14 +78,6 @@ def end_orphaned_writes(store: Store, repo: str) -> str | None:
 
 
 def _alive(pid: object) -> bool:
-    """Whether a process of this machine with that id runs (one we may not signal runs too). A label without a
-    usable pid counts as gone, as before labels carried one."""
-    if not isinstance(pid, int) or pid <= 0 or pid == os.getpid():  # this process: an earlier run of a watcher
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    """Whether a process of this machine with that id runs. A label without a usable pid counts as gone, and so does
+    this process (an earlier run of a watcher that failed mid-write)."""
+    return isinstance(pid, int) and pid > 0 and pid != os.getpid() and alive(pid)
