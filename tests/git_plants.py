@@ -221,6 +221,10 @@ def on_tty(argv: list[str], env: dict[str, str] | None = None, timeout: float = 
 
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
+    # A person's terminal names its type: without TERM (CI run under `env -i`) the pager warns that the terminal is
+    # not fully functional and waits for RETURN until the timeout.
+    env = {**(os.environ if env is None else env)}
+    env.setdefault("TERM", "xterm")
     try:
         done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, env=env, timeout=timeout,
                               cwd=cwd)
