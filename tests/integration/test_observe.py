@@ -286,7 +286,7 @@ def test_bad_input_is_one_line_and_changes_nothing(store: Store, project: Path, 
     with pytest.raises(InputError, match=r"cannot start '/no/such/python'"):
         observe(store, project, command=["/no/such/python", "-m", "pytest"])
     with pytest.raises(SuiteError, match="no tests found"):
-        observe(store, project, command=["python", "-m", "pytest", "-k", "no_test_has_this_name"])
+        observe(store, project, command=[sys.executable, "-m", "pytest", "-k", "no_test_has_this_name"])
     with pytest.raises(SuiteError, match="ran no pytest with kg's tracer"):
         observe(store, project, command=["true"])
     (project / "tests" / "conftest.py").write_text("import os\n\n\ndef pytest_runtest_teardown(item):\n"
