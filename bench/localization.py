@@ -33,6 +33,7 @@ sys.path.insert(0, str(REPO_ROOT))
 from kg.ingest.pipeline import Ingestor  # noqa: E402
 
 from kg import settings as kg_settings  # noqa: E402
+from kg.archives import extract_tar  # noqa: E402
 from kg.graph import open_graph  # noqa: E402
 from kg.retrieve import embed, vectors  # noqa: E402
 from kg.retrieve.rank import (  # noqa: E402
@@ -117,7 +118,7 @@ def _unpack(archive: Path, tree: Path) -> None:
         shutil.rmtree(tree)
     tree.mkdir(parents=True)
     with tarfile.open(archive) as t:
-        t.extractall(tree, filter="data")
+        extract_tar(t, tree)
 
 
 def _rank(paths: list[str], gold: list[str]) -> int | None:

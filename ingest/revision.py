@@ -15,6 +15,7 @@ from pathlib import Path
 from kg.ingest.pipeline import Ingestor
 from kg.ingest.writer import GraphWriter
 
+from kg.archives import extract_tar
 from kg.errors import InputError
 from kg.git import git
 from kg.store import Store
@@ -41,10 +42,11 @@ def revision_repo(store: Store, root: Path, revision: str, repo: str,
         git(top, "archive", "--format=tar", f"--output={archive}", revisions=(tree_ish,))
         tree = Path(tmp) / "tree"
         with tarfile.open(archive) as tar:
-            tar.extractall(tree, filter="data")
+            extract_tar(tar, tree)
         archive.unlink()
         try:
             Ingestor(store, tree, repo=name, role="reference", progress=progress).run()
             yield name, commit
         finally:
             GraphWriter(store, name).forget_repo()
+

@@ -8,6 +8,7 @@ import tarfile
 import zipfile
 from pathlib import Path
 
+from kg.archives import extract_tar
 from kg.server.build import cache_root
 
 
@@ -28,7 +29,7 @@ def sdist(name: str, version: str) -> Path:
         zipfile.ZipFile(archive).extractall(staging)
     else:
         with tarfile.open(archive) as tar:
-            tar.extractall(staging, filter="data")
+            extract_tar(tar, staging)
     (inner,) = list(staging.iterdir())
     inner.rename(tree)
     staging.rmdir()
