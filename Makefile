@@ -35,8 +35,9 @@ demo: setup
 	    --base-url http://127.0.0.1:$(DEMO_LLM_PORT)/v1 && $(KG) tokens report --by segment
 	@echo "Next: $(KG) browser --open   (Neo4j Browser with kg's guide to these questions, drawn as graphs)"
 
+PYTEST_ARGS ?=
 test: setup
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
 lint: setup
 	$(VENV)/bin/ruff check .
