@@ -20,11 +20,11 @@ from kg.navigate.targets import (
     at_line,
     elsewhere_notes,
     pick_repo,
+    place,
     repo_here,
     resolve,
     resolve_all,
     resolve_rows,
-    row_at,
 )
 from kg.unfinished import note_for, require_finished, unfinished_notes
 
@@ -138,7 +138,7 @@ def _answer(store: Store, question: str, texts: list[str], repo: str | None, dep
     if row is None:
         targets = _one_repo(resolve_all(store, texts, repo), question)
     else:
-        here = row_at(row["repos"] or [])
+        here = place(row["repos"] or [])
         targets = _one_repo([resolve_rows(store, t, c, repo, here)
                              for t, c in zip(texts, row["candidates"], strict=True)], question)
     name = {"callers": "caller", "callees": "callee", "impact": "dependent"}[question]
@@ -259,7 +259,7 @@ def call_path(store: Store, source: str, target: str, repo: str | None = None, d
     if one_request and all(t and not at_line(t) for t in texts):
         row = store.read("call_path_answer", symbols=texts, repo=repo, here=_cwd(), depth=depth, evidence=evidence,
                          limit=fetched)[0]
-        here = row_at(row["repos"] or [])
+        here = place(row["repos"] or [])
         a, b = _one_repo([resolve_rows(store, t, c, repo, here)
                           for t, c in zip(texts, row["candidates"], strict=True)], "path")
     else:

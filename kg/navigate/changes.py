@@ -18,7 +18,7 @@ from kg.errors import InputError, shorten
 from kg.git import commit, git
 from kg.navigate.answers import Answer, impact_of, tests_for_targets
 from kg.navigate.evidence import pytest_ids
-from kg.navigate.targets import Target, repo_at, unknown_repo
+from kg.navigate.targets import REPO_HINT, Target, place, repo_at, unknown_repo
 from kg.source_files import content_hash, read_source_bytes
 from kg.unfinished import unfinished_note
 
@@ -180,8 +180,7 @@ def repo_for(store: Store, path: Path | None, repo: str | None) -> tuple[str, Pa
         return repo, root
     found = repo_at(rows, path)
     if not found:
-        raise InputError(f"which ingested repository is {(path or Path.cwd()).resolve()}? none or several are "
-                         "ingested there: pass --repo")
+        raise InputError(f"which repository to diff? {place(rows, path)}; to diff an ingested one, {REPO_HINT}")
     return found
 
 
