@@ -99,7 +99,7 @@ def resolve_rows(store: Store, text: str, rows: list[dict], repo: str | None = N
     if not candidates:
         candidates = _inherited(store, text, repo)
     if not candidates:
-        raise InputError(not_found(store, text, repo))
+        raise InputError(_too_far(store, text, repo) or not_found(store, text, repo))
     if repo is None:
         candidates = _prefer_here(store, text, candidates, here)
     if len(candidates) > 1:
@@ -123,6 +123,25 @@ def _inherited(store: Store, text: str, repo: str | None) -> list[Target]:
         found.setdefault((r["repo"], r["qname"]), Target(r["repo"], r["qname"], r["kind"], r["path"], r["line"] or 1,
                                                          r["end_line"], inherited_by=r["owner"]))
     return list(found.values())
+
+
+INHERITED_DEPTH = 10  # base classes followed for `Class.member` (the bound written in queries/inherited_member.cypher)
+
+
+def _too_far(store: Store, text: str, repo: str | None) -> str | None:
+    """The error for `Class.member` when the class's bases go on past where the lookup stops (attack5 C7: a 1,000
+    class chain said "no symbol named 'C999.m'", as if it did not exist)."""
+    owner, dot, member = text.rpartition(".")
+    if not (dot and owner and member.isidentifier()):
+        return None
+    rows = store.read("inherited_too_far", owner=owner, repo=repo)
+    if not rows:
+        return None
+    where = "" if repo else f" in {rows[0]['repo']}"
+    name = member if len(member) <= 80 else shorten(member)
+    return (f"{rows[0]['owner']}{where} does not define {name}, nor does any of its base classes within "
+            f"{INHERITED_DEPTH} steps, and its bases go further than kg looks: name the class that defines it "
+            f"(try `kg find {member[:80]}` for fuzzy matches)")
 
 
 def at_line(text: str) -> re.Match[str] | None:
@@ -161,7 +180,7 @@ def _unfinished_tail(repos: list[dict], repo: str | None) -> str:
     here = None if repo else repo_at(repos)
     looked_in = repo or (here[0] if here else None)  # None: every repository
     return "".join(f"; {note}" for r in repos if looked_in in (None, r["repo"])
-                   and (note := note_for(r["repo"], r.get("writing"), r["root"])))
+                   and (note := note_for(r["repo"], r.get("writing"), r["root"], r.get("writing_step"))))
 
 
 def _prefer_here(store: Store, text: str, candidates: list[Target], here: object) -> list[Target]:
@@ -179,7 +198,7 @@ def _prefer_here(store: Store, text: str, candidates: list[Target], here: object
     mine = [c for c in candidates if c.repo == here["repo"]]
     if mine:
         return mine
-    note = note_for(here["repo"], here.get("writing"), here.get("root"))
+    note = note_for(here["repo"], here.get("writing"), here.get("root"), here.get("writing_step"))
     if note:
         others = sorted({c.repo for c in candidates})
         shown = ", ".join(others[:_SUGGESTIONS]) + (f" and {len(others) - _SUGGESTIONS} more"
