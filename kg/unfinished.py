@@ -39,9 +39,9 @@ def note_for(repo: str, since: object, root: str | None, step: str | None = None
         return None
     started = str(since)[:19].replace("T", " ")
     command = f"kg ingest {shlex.quote(root or 'PATH')} --repo {shlex.quote(repo)}"
-    missing = MISSING.get(step or "", "so part of it may be missing")
+    missing = f" {MISSING[step]}" if step in MISSING else ", so part of it may be missing"
     return (f"repository {repo} was not completely ingested (interrupted: the ingest started at {started} UTC did "
-            f"not finish {missing}): run `{command}` again")
+            f"not finish{missing}): run `{command}` again")
 
 
 def unfinished_notes(store: Store | QueryApiReader, repo: str) -> list[str]:
