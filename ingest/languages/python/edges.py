@@ -264,7 +264,7 @@ class EdgeMaker:
             target = function_of(value)
             if not target or receiver[0] not in ("self", "super"):
                 continue
-            for sub in self.deciding_subclasses(receiver):
+            for sub in self.deciding_subclasses(receiver, method):
                 others = (self.res.member(("instance", sub), "local", method, 0) if receiver[0] == "self" else
                           self.res.super_member(sub, receiver[1], method, 0))
                 for other, _ in others:
@@ -272,15 +272,14 @@ class EdgeMaker:
                         yield Edge("CALLS", call.scope, function_of(other), "symbol", call.line, "override",
                                    OVERRIDE_CONFIDENCE)
 
-    def deciding_subclasses(self, receiver: Value) -> list[str]:
-        """The project subclasses of the receiver's class whose objects `self.method()` (or `super().method()`) in
-        it must be looked up for. For `super()`, when every subclass has a single base, one answers for all: an
-        object's MRO is then its own line of classes down to the receiver's class followed by that class's MRO, so
-        what comes after that class is the same for all of them. A chain of n classes each calling `super().m()`
-        then costs n lookups, not n²/2."""
+    def deciding_subclasses(self, receiver: Value, method: str) -> list[str]:
+        """The project subclasses of the receiver's class C whose objects `self.method()` (or `super().method()`) in
+        C must be looked up for: all of them, unless every one has a single base. Then an object's MRO is its own
+        line of classes down to C followed by C's MRO, so `super()` finds the same for every subclass (one answers
+        for all), and `self.` finds the method of the nearest class on that line that binds it, or else what C's
+        own MRO gives (the subclasses that bind the name, and one child of C that does not, answer for all). A
+        chain of n classes then costs n lookups instead of n²/2."""
         subclasses = self.flows.subclasses(receiver[1], self.reads)
-        if receiver[0] != "super":
-            return subclasses
         single = self.flows.single_base
         for sub in subclasses:
             one = single.get(sub)
@@ -289,7 +288,16 @@ class EdgeMaker:
                 one = single[sub] = scope is not None and len([b for b, _ in scope.bases if b != ("object",)]) == 1
             if not one:
                 return subclasses
-        return subclasses[:1]
+        if receiver[0] == "super":
+            return subclasses[:1]
+        binding = [sub for sub in subclasses if self.binds(sub, method)]
+        through = next((sub for sub in self.flows.direct_subclasses(receiver[1]) if not self.binds(sub, method)), None)
+        return binding + [through] if through is not None else binding
+
+    def binds(self, cls: str, name: str) -> bool:
+        """Whether class `cls` binds `name` in its body or on `self` (where an instance lookup may stop)."""
+        info, scope = self.res.scope(cls)
+        return scope is not None and (name in info.names.get(cls, {}) or name in info.attrs.get(cls, {}))
 
     def constructor_edges(self, call: Call, cls: str, label: str) -> Iterator[Edge]:
         resolution = label if label in ("implicit",) else (

@@ -296,6 +296,10 @@ class Flows:
         found.discard(cls)
         return sorted(found)
 
+    def direct_subclasses(self, cls: str) -> list[str]:
+        """The project classes that name `cls` among their bases (rows `subclasses` has read already)."""
+        return [name for (_kind, name), _select, _key in self.table.get(param_key(cls, SUBCLASSES), ())]
+
     def _rows(self, res: Resolver, key: str, reads: set[str]) -> list[tuple[Value, str, str]]:
         """The argument flows into parameter `key`: the calls of its function, and, for a method, the calls made on
         `self` of an ancestor's method it overrides (the object may be of this class)."""
