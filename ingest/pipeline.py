@@ -461,7 +461,9 @@ class Ingestor:
             fresh[path] = (entry.parsed, entry.mentions, hashes[path])
             if path not in changed:  # an unchanged file this process did not hold yet (no usable index)
                 report.loaded += 1
-            if entry.parsed.syntax_errors:
+            if entry.parsed.gave_up:
+                report.skipped.append((path, entry.parsed.gave_up))
+            elif entry.parsed.syntax_errors:
                 report.syntax_errors[path] = entry.parsed.syntax_errors
             if entry.bad_encoding:
                 report.bad_encoding.append(path)
