@@ -4,6 +4,7 @@ options, call kg.navigate's library functions and print a rich table or JSON."""
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from rich.text import Text
 from kg.cli import Context, emit_json, json_option, out, pass_context
 from kg.errors import InputError, shorten
 from kg.navigate import answers
-from kg.navigate.evidence import EVIDENCE, pytest_ids
+from kg.navigate.evidence import EVIDENCE, SURE, pytest_ids
 from kg.navigate.render import table
 from kg.render import echo, inline
 
@@ -288,11 +289,20 @@ def changes(ctx: Context, path: Path | None, since: str | None, staged: bool, re
     out.print(t)
     out.print(table(report.impact, out.width))
     out.print(table(report.tests, out.width))
-    if report.tests.rows:
-        out.print(Text(inline(f"run: pytest {' '.join(report.pytest_args())}"), style="bold"), soft_wrap=True)
-        if report.tests.truncated:
-            out.print(Text(f"(the {len(report.tests.rows)} tests shown; `kg changes --pytest` prints all "
-                           f"{report.tests.total})", style="dim"))
+    if report.tests.truncated:  # a run line of the rows shown would pass for the whole set (newuser6 #4)
+        again = ["kg", "changes", "--pytest", *([str(path)] if path else []), *(["--since", since] if since else []),
+                 *(["--staged"] if staged else []), *(["--repo", repo] if repo else [])]
+        out.print(Text(inline(f"{report.tests.total:,} tests reach the change, more than the "
+                              f"{len(report.tests.rows)} shown: `{shlex.join(again)}` prints every one, a node id "
+                              "per line"), style="bold"))
+    elif report.tests.rows:
+        sure, maybe = report.pytest_args(guesses=False), report.guessed_args()
+        if sure:
+            out.print(Text(inline(f"run: pytest {' '.join(sure)}"), style="bold"), soft_wrap=True)
+        if maybe:  # listed above; a run line of guesses hides the tests that matter (newuser5 #7)
+            out.print(Text(f"{'+' if sure else 'no test surely reaches the change; '}{len(maybe):,} test(s) reaching "
+                           f"it only through a guessed call (confidence below {SURE}): listed above; `kg changes "
+                           "--pytest` prints them too", style="dim"))
     return None
 
 

@@ -339,7 +339,8 @@ def test_machine_output_is_complete_unless_a_limit_is_asked_for(many: Path, grap
     report = json.loads(kg("changes", str(many), "--json"))
     assert report["tests"]["total"] == report["tests"]["shown"] == 63
     human = kg("changes", str(many), "--limit", "10")
-    assert "showing 10 of 63 tests" in human and "`kg changes --pytest` prints all 63" in human
+    assert "showing 10 of 63 tests" in human and f"`kg changes --pytest {many}` prints every one" in human
+    assert "run: pytest" not in human  # the 10 shown are not the tests to run (newuser6 #4)
 
     for args, rows in ((["callers", "shop.prices.apply", "--evidence", "static", "--repo", REPO], 61),
                        (["impact", "shop.prices.apply", "--evidence", "static", "--repo", REPO], 62),

@@ -416,3 +416,20 @@ def test_a_product_named_with_its_version_does_not_find_the_module_of_that_name(
     assert "python.py" not in names.paths() and names.paths()[0] == "rewrite.py"
     fused = retrieve(store, "tool", task, signals=("names", "fulltext"), embedder=embed.load("none"))
     assert fused.paths()[0] == "rewrite.py"
+
+
+def test_the_call_graph_places_each_neighbour_in_its_own_file(store: Store, tmp_path: Path) -> None:
+    """newuser6 #3: a callee's row paired the callee's file with the caller's line (`ctx.py`:1367 in a 449-line
+    file). A caller's line is its call of the symbol; a callee's is the line that defines it."""
+    root = _shop(store, tmp_path, embedded=False)
+    rows = store.read("retrieve/call_graph", repo="shop", qnames=["shop.cart.Cart.checkout"], depth=2, limit=40)
+    assert {r["direction"] for r in rows} == {"caller", "callee"}
+    for r in rows:
+        lines = (root / r["path"]).read_text().splitlines()
+        text = lines[r["line"] - 1]
+        name = r["other" if r["direction"] == "callee" else "symbol"].rsplit(".", 1)[-1]
+        if r["direction"] == "callee":  # its definition starts there (decorators first)
+            head = "\n".join(lines[r["line"] - 1:r["line"] + 4])
+            assert f"def {name}(" in head or f"class {name}" in head, r
+        elif r["hops"] == 1:
+            assert f"{name}(" in text, r
