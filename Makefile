@@ -37,8 +37,13 @@ demo: setup
 	    --base-url http://127.0.0.1:$(DEMO_LLM_PORT)/v1 && $(KG) tokens report --by segment
 	@echo "Next: $(KG) browser --open   (Neo4j Browser with kg's guide to these questions, drawn as graphs)"
 
+# Two pytest-xdist workers, each with a Neo4j of its own (tests/conftest.py), a file at a time on one worker so a
+# module's shared graph is built once: the serial suite left one of the two cores idle while it waited on Neo4j.
+# XDIST= runs it serially.
+XDIST ?= -n 2 --dist loadfile
+PYTEST_ARGS ?=
 test: setup
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest $(XDIST) $(PYTEST_ARGS)
 
 lint: setup
 	$(VENV)/bin/ruff check .

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import subprocess
 import sys
 import tarfile
@@ -19,6 +20,14 @@ def sdist(name: str, version: str) -> Path:
     if (tree / ".complete").exists():
         return tree
     base.mkdir(parents=True, exist_ok=True)
+    with (base / f".{name}-{version}.lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # pytest-xdist workers asking at once: one download, one unpacking
+        if not (tree / ".complete").exists():
+            _fetch(name, version, base, tree)
+    return tree
+
+
+def _fetch(name: str, version: str, base: Path, tree: Path) -> None:
     download = base / "downloads"
     subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-binary", ":all:", "--no-deps",
                     "-d", str(download), f"{name}=={version}"], check=True)
@@ -34,4 +43,3 @@ def sdist(name: str, version: str) -> Path:
     inner.rename(tree)
     staging.rmdir()
     (tree / ".complete").write_text("ok\n")
-    return tree

@@ -25,8 +25,11 @@ from tests.ports import free_ports
 from tests.sdists import sdist
 
 
-@pytest.fixture
-def server(tmp_path: Path):
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory):
+    """One data folder and ports for the module: the second test uses the server the first one leaves running (a
+    start costs tens of seconds on two busy cores); each test still begins from the state it needs."""
+    tmp_path = tmp_path_factory.mktemp("own-server")
     bolt, http = free_ports(2)
     settings = kg_settings.load({"bolt_port": bolt, "http_port": http, "data_dir": str(tmp_path / "neo4j")},
                                 cwd=tmp_path)
@@ -37,6 +40,7 @@ def server(tmp_path: Path):
 def test_an_ingest_that_loses_the_server_does_not_start_it_again(server: kg_settings.Settings,
                                                                  tmp_path: Path) -> None:
     # A start that fails (a heap the JVM refuses), then one that works: the failed one's log is still shown.
+    local.stop(server)  # a stopped server to start with, whichever test ran first
     with pytest.raises(ServerError, match="Neo4j did not start: the JVM exited"):
         local.start(replace(server, heap="1k"))
     local.start(server)
@@ -84,7 +88,9 @@ def test_a_server_stopped_before_the_first_write_is_not_started_again(server: kg
     from kg.errors import GraphUnavailable
     from kg.graph import open_writer
 
-    local.start(server)
+    local.start(server)  # already running when the test above ran first: it leaves it started
+    with Store.connect(server) as fresh:
+        fresh.write("graph_wipe")  # no flask from the test above: the ingest starts on an empty graph
     stopped: list[bool] = []
 
     def stop_before_the_first_write(stage: str, done: int, total: int) -> None:
