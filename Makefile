@@ -29,6 +29,8 @@ demo: setup
 	$(KG) dead-code --repo tinyshop --public
 	$(KG) find chekout --repo tinyshop
 	rm -rf .kg/demo-workspace
+	@echo "The agent's LLM is a recorded transcript; in it the model once claims to be done early (turn 5), and kg"
+	@echo "answers with an error and goes on, since the run ends only when every planned file exists."
 	$(VENV)/bin/python -m kg.agent.testing examples/plans/calculator.transcript.json --port $(DEMO_LLM_PORT) & \
 	  replay=$$!; trap "kill $$replay" EXIT; sleep 1; \
 	  $(KG) agent run --plan examples/plans/calculator.md --workspace .kg/demo-workspace --model replay \

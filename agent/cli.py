@@ -385,8 +385,10 @@ def _task_context(ctx: Context, text: str, task_type: str, budget: int | None, r
 
 def _budget_lines(budgets: dict[str, Any]) -> None:
     """Alerts and degradations, printed before the token table (stderr, so piped tables stay clean)."""
-    err.print(f"[bold]budgets since {budgets['since']}:[/] {budgets['context_calls']:,} context calls, "
-              f"{budgets['context_tokens']:,} tokens (per-day budget {budgets['per_day']:,})", highlight=False)
+    # The agent's own LLM tokens are the table below; this line is about task contexts (kg context, MCP `context`),
+    # which .agent/budget.yaml limits per day, so a run that asked for none reads "0" here, not "nothing was spent".
+    err.print(f"[bold]task-context budget since {budgets['since']}:[/] {budgets['context_calls']:,} `kg context` "
+              f"calls, {budgets['context_tokens']:,} of {budgets['per_day']:,} tokens a day", highlight=False)
     if budgets["degradations"]:
         err.print("degradations: " + ", ".join(f"{k} ×{v}" for k, v in sorted(budgets["degradations"].items())),
                   highlight=False)

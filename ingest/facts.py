@@ -90,3 +90,6 @@ class ParsedFile:
     symbols: tuple[Symbol, ...]
     syntax_errors: int = 0  # ERROR/MISSING nodes tree-sitter recovered from; what parsed is kept
     data: Any = field(default=None, compare=False)  # language-specific unresolved references, picklable
+    # Why the parse stopped before the end (languages.syntax.parse_within_budget), one line for people; the file
+    # then has no symbols or facts, only its module. "" for a parse that finished.
+    gave_up: str = ""

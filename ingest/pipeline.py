@@ -8,7 +8,8 @@ of the file it came from, set as the file's last write. A run compares those has
 - does a small change in one transaction, a large one (the first ingest) in UNWIND batches.
 
 Parses are cached on disk by content hash (ingest.cache), so a new process parses only what changed, and a run
-killed half way (a Neo4j that died mid-write) simply redoes the files it had not marked.
+killed half way (a Neo4j that died mid-write) simply redoes the files it had not marked (a bulk write marks its code
+files before it writes the documents) and says so in a note.
 """
 
 from __future__ import annotations
@@ -127,6 +128,7 @@ class Ingestor:
         self.state = RepoState(load=self._load_parse)
         self._graph_hashes: dict[str, str | None] | None = None  # what the graph holds, read once per Ingestor
         self._unfinished = False  # the graph's Repo is marked as being written by a run that did not finish
+        self._outdated = False  # the graph's files were written by another kg (model or parser): all rewritten
         self._files: dict[str, SourceFile] = {}  # the last walk
         self._skipped: list[tuple[str, str]] = []
         self._stats: dict[str, tuple[tuple[int, ...], str]] = {}  # path → (walk.stat_key, hash) when last hashed
@@ -162,6 +164,11 @@ class Ingestor:
         report.files = sum(1 for p in hashes if files[p].kind == "code")
         report.documents = len(hashes) - report.files
         report.unchanged = len(hashes) - len(changed)
+        if self._unfinished:  # the repository's last run died: say that this one completes it, and what it redoes
+            done = f"kept the {report.unchanged:,} files it had completed, wrote the other {len(changed):,}" \
+                if report.unchanged else f"none of its files was complete, all {len(changed):,} written again"
+            report.notes.append(f"finished the interrupted ingest of {self.repo}: "
+                                + (done if changed else "all its files were complete, only its last step was lost"))
         if not changed and not deleted:
             if self._unfinished:  # a run died after its last file was marked: nothing is missing but the mark
                 self.writer.finish()
@@ -219,13 +226,14 @@ class Ingestor:
                     one = len(changed) + len(deleted) + len(dependents) <= SMALL_CHANGE
                     # a first ingest marks its Repo even for one transaction: the Repo is written before it, and a
                     # bare Repo left by a failed transaction passed for a complete, empty repository
-                    self.writer.put_repo(str(self.root), self.role, writing=not one or not known)
+                    self.writer.put_repo(str(self.root), self.role, writing=not one or not known,
+                                         current=not self._outdated)
                     self.writer.write(step, one_transaction=one, timings=report.writes)
         except BaseException:
             self._forget_memory()  # the next run starts from what the graph holds, as a new process would
             raise
         self.progress("write", 1, 1)
-        self._unfinished = False
+        self._unfinished = self._outdated = False
         for p in deleted:
             known.pop(p, None)
         known.update(step.hashes)
@@ -336,11 +344,13 @@ class Ingestor:
             rows = self.store.read("ingest/file_hashes", repo=self.repo)
             written = (self.store.read("ingest/repo_model", repo=self.repo) or [{}])[0]
             self._unfinished = written.get("writing") is not None
-            outdated = bool(rows) and ((written.get("model") or 0) < MODEL
-                                       or written.get("parser") != parser_fingerprint())
+            model, parser = written.get("model"), written.get("parser")
+            if self._unfinished and written.get("writing_model") is not None:  # the files it marked are this kg's
+                model, parser = written["writing_model"], written["writing_parser"]  # (a first ingest has no model)
+            self._outdated = bool(rows) and ((model or 0) < MODEL or parser != parser_fingerprint())
             # A repository written by an older kg lacks what this one derives, or holds parses this kg would not
             # make (a grammar or front end upgraded): every file counts as changed once.
-            self._graph_hashes = {row["path"]: None if outdated else row["hash"] for row in rows}
+            self._graph_hashes = {row["path"]: None if self._outdated else row["hash"] for row in rows}
         return self._graph_hashes
 
     # ── the tree ──────────────────────────────────────────────────────────────────────────────────────────────
@@ -451,7 +461,9 @@ class Ingestor:
             fresh[path] = (entry.parsed, entry.mentions, hashes[path])
             if path not in changed:  # an unchanged file this process did not hold yet (no usable index)
                 report.loaded += 1
-            if entry.parsed.syntax_errors:
+            if entry.parsed.gave_up:
+                report.skipped.append((path, entry.parsed.gave_up))
+            elif entry.parsed.syntax_errors:
                 report.syntax_errors[path] = entry.parsed.syntax_errors
             if entry.bad_encoding:
                 report.bad_encoding.append(path)

@@ -3,7 +3,9 @@
 A file is written in a fixed order: clear its outgoing edges, upsert its module and symbols, prune the symbols it
 no longer defines (their incoming edges go with them, so nothing points at a ghost), write DEFINES, write its
 outgoing edges, derive its module's DEPENDS_ON from them, and only then mark it with its content hash. A write that
-dies half way leaves the file unmarked, so the next ingest redoes it.
+dies half way leaves the file unmarked, so the next ingest redoes it. A bulk write marks the code files once their
+edges are written, before the documents: a run that dies among the documents leaves only those to redo. It records
+which step it is at (nodes, edges, documents) on the Repo it marked, so answers can say what may be missing.
 
 MODEL is the version of what kg derives for a repository (DEPENDS_ON, Module.package), and the parser fingerprint
 (kg.ingest.cache) says which parsing code wrote it; a repository last written with an older model or other parsing
@@ -61,12 +63,15 @@ class GraphWriter:
         self.repo = repo
         self.marked = False  # this writer marked the repository as being written (kg.unfinished)
 
-    def put_repo(self, root: str, role: str, writing: bool = False) -> None:
+    def put_repo(self, root: str, role: str, writing: bool = False, current: bool = True) -> None:
         """`writing`: mark the repository as being written until the write's last step (a write that is not one
-        transaction), so answers can say it is incomplete if the write never gets there."""
+        transaction), so answers can say it is incomplete if the write never gets there. `current`: the files the
+        graph holds marked are this kg's (not a rewrite of an older model's), so the next run may keep what this
+        one marks if it dies."""
         self.store.write("ingest/repo_put", repo=self.repo, root=root, role=role)
         if writing:
-            self.store.write("ingest/repo_writing_put", repo=self.repo)
+            self.store.write("ingest/repo_writing_put", repo=self.repo, model=MODEL if current else None,
+                             parser=parser_fingerprint() if current else None)
             self.marked = True
 
     def finish(self) -> None:
@@ -86,18 +91,18 @@ class GraphWriter:
         if one_transaction:
             self.store.transaction(lambda tx: self._write(step, _Timed(tx, timings)))
         else:
-            self._write(step, _Timed(self.store, timings))
+            self._write(step, _Timed(self.store, timings, self.marked))
 
     def write_nodes(self, step: FileWrite, timings: dict[str, dict[str, float]] | None = None) -> None:
         """The first half of a bulk write into a graph that holds nothing of the repository (`step.fresh`): the
         modules, symbols and DEFINES, which need parses only, so a first ingest writes them while it resolves."""
         assert step.fresh and not step.deleted
-        self._write_nodes(step, _Timed(self.store, timings))
+        self._write_nodes(step, _Timed(self.store, timings, self.marked))
 
     def write_edges(self, step: FileWrite, timings: dict[str, dict[str, float]] | None = None) -> None:
         """The second half, after `write_nodes`: the resolved edges, documents and, last, the content hashes."""
         assert step.fresh
-        self._write_edges(step, _Timed(self.store, timings))
+        self._write_edges(step, _Timed(self.store, timings, self.marked))
 
     def _write(self, step: FileWrite, sink: _Timed) -> None:
         self._write_nodes(step, sink)
@@ -105,6 +110,7 @@ class GraphWriter:
 
     def _write_nodes(self, step: FileWrite, sink: _Timed) -> None:
         repo = self.repo
+        sink.step("nodes", repo)
         if not step.fresh:  # a fresh graph has nothing to clear (and these are its slowest no-ops)
             cleared = sorted(set(step.edges) | set(step.parsed) | step.deleted)
             sink.write("ingest/files_clear", [{"path": p} for p in cleared], repo=repo)
@@ -130,6 +136,7 @@ class GraphWriter:
 
     def _write_edges(self, step: FileWrite, sink: _Timed) -> None:
         repo = self.repo
+        sink.step("edges", repo)
         if step.fresh:
             self._create_edges(step, sink)
         else:
@@ -140,11 +147,15 @@ class GraphWriter:
             sink.write("ingest/flow_reads_put", [{"key": self._key(p), "reads": sorted(r)}
                                                  for p, r in sorted(step.reads.items())])
         sink.write("ingest/depends_on_put", [{"path": p} for p in sorted(step.edges)], repo=repo)
+        documents = {d.path for d in step.documents}
+        code = [{"path": p, "hash": h} for p, h in sorted(step.hashes.items()) if p not in documents]
+        if code:  # complete now: a run that dies among the documents leaves only those to redo
+            sink.write("ingest/files_mark", code, repo=repo)
         if step.documents:
+            sink.step("documents", repo)
             sink.write("ingest/documents_put", [self._document_row(d) for d in step.documents], repo=repo)
-        if step.hashes:
-            sink.write("ingest/files_mark", [{"path": p, "hash": h} for p, h in sorted(step.hashes.items())],
-                       repo=repo)
+            sink.write("ingest/files_mark", [{"path": p, "hash": h} for p, h in sorted(step.hashes.items())
+                                             if p in documents], repo=repo)
         sink.write("ingest/repo_model_put", repo=repo, model=MODEL, parser=parser_fingerprint())
 
     # ── rows ──────────────────────────────────────────────────────────────────────────────────────────────────
@@ -293,10 +304,17 @@ class _Counted:
 
 
 class _Timed:
-    """A Store or Transaction whose named writes are timed into `timings` (when given)."""
+    """A Store or Transaction whose named writes are timed into `timings` (when given). `steps`: the write is a bulk
+    one that marked its repository as being written, so `step` records where it is (one transaction never needs to:
+    it is all written or not at all)."""
 
-    def __init__(self, sink: Store | Transaction, timings: dict[str, dict[str, float]] | None) -> None:
-        self.sink, self.timings = sink, timings
+    def __init__(self, sink: Store | Transaction, timings: dict[str, dict[str, float]] | None,
+                 steps: bool = False) -> None:
+        self.sink, self.timings, self.steps = sink, timings, steps
+
+    def step(self, name: str, repo: str) -> None:
+        if self.steps:
+            self.sink.write("ingest/repo_writing_step_put", repo=repo, step=name)
 
     def write(self, name: str, rows: list[dict] | None = None, /, **params: Any) -> None:
         began = time.perf_counter()

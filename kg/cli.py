@@ -21,7 +21,7 @@ from rich.text import Text
 
 from kg import installed, queries
 from kg import settings as settings_module
-from kg.errors import KgError
+from kg.errors import InputError, KgError
 from kg.render import echo, guarded
 from kg.settings import Settings
 
@@ -294,27 +294,41 @@ def init(ctx: Context, as_json: bool) -> None:
 
 
 @cli.command()
-@click.option("--repo", help="Count only this repository's nodes and the relationships leaving them.")
+@click.option("--repo", help="Count only this repository's nodes and the relationships leaving them (default: the "
+                             "repository the current folder is in).")
+@click.option("--all", "whole", is_flag=True, help="Count the whole graph, every repository, even from inside one.")
 @json_option
 @pass_context
-def status(ctx: Context, repo: str | None, as_json: bool) -> None:
-    """What the graph holds: nodes by label and relationships by type (of one repository with --repo)."""
+def status(ctx: Context, repo: str | None, whole: bool, as_json: bool) -> None:
+    """What the graph holds of the current folder's repository (or --repo's): nodes by label and relationships by
+    type; the whole graph with --all, or from a folder in no ingested repository."""
+    from kg.navigate.targets import pick_repo, place
+    from kg.unfinished import unfinished_notes
+
+    if repo and whole:
+        raise InputError("--repo and --all ask for different counts: give one of them")
     notes: list[str] = []
     with ctx.open_reader() as store:
+        repos = store.read("repos")
+        if repo is None and not whole:
+            here = place(repos)
+            if isinstance(here, dict):
+                repo = here["repo"]
+            elif repos:  # what the folder lacks, then what the graph holds
+                notes.append(f"{here}: these are the whole graph's counts")
         if repo is None:
             nodes = store.read("graph_node_counts")
             edges = store.read("graph_edge_counts")
         else:
-            from kg.navigate.targets import pick_repo
-            from kg.unfinished import unfinished_notes
-
             pick_repo(store, repo)  # an unknown name is an error, not an empty table
             nodes = store.read("repo_node_counts", repo=repo)
             edges = store.read("repo_edge_counts", repo=repo)
-            notes = unfinished_notes(store, repo)
+            notes += unfinished_notes(store, repo)
+    listed = [{"repo": r["repo"], "root": r["root"], "modules": r["modules"], "unfinished": r["writing"] is not None}
+              for r in repos]
     if as_json:
         return emit_json({"uri": ctx.settings.uri, "repo": repo, "nodes": nodes, "relationships": edges,
-                          "notes": notes})
+                          "notes": notes, "repositories": listed})
     from rich.table import Table
 
     where = f"repository {repo} in the graph" if repo else "graph"
@@ -328,6 +342,14 @@ def status(ctx: Context, repo: str | None, as_json: bool) -> None:
     if not nodes:
         table.add_row("(empty)", "0")
     out.print(table)
+    if repo is None and listed:
+        shown = ", ".join(f"{r['repo']} ({r['modules']:,} modules{', unfinished' if r['unfinished'] else ''})"
+                          for r in listed[:10])
+        out.print(f"repositories: {shown}" + (f" and {len(listed) - 10} more" if len(listed) > 10 else ""),
+                  highlight=False)
+    elif repo is not None and len(listed) > 1:
+        out.print(f"[dim]the graph holds {len(listed)} repositories: `kg status --all` counts them all[/]",
+                  highlight=False)
     for note in notes:
         out.print(f"[yellow]note:[/] {note}", highlight=False)
 

@@ -68,5 +68,6 @@ def _ensure_local(settings: Settings, on_start: Callable[[str], None] | None) ->
 
     if not local.is_running(settings):
         if on_start:
-            on_start(f"starting the local Neo4j in {settings.data_dir}")
+            on_start(f"starting the local Neo4j in {settings.data_dir} ({local.expected_start(settings)}); the "
+                     "command goes on once it answers")
         local.start(settings, on_build=on_start)

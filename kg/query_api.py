@@ -360,12 +360,16 @@ class _HttpTransaction:
 def rollback(settings: Settings, transaction_ids: list[str]) -> list[str]:
     """Roll back explicit Query API transactions by their ids (`http_tx` in their metadata), whoever opened them:
     what a killed `kg ingest` left open (kg.ingest.lock). Returns the ids the server did not take (gone already, or
-    the request failed): the caller can end those another way."""
+    the request failed or was refused): the caller can end those another way. A DELETE the server takes may still
+    end nothing (the transaction was running a statement): the caller checks what is left."""
     reader = QueryApiReader(settings)
     failed = []
     for tx_id in transaction_ids:
         try:
-            reader._send(b"", f"/tx/{tx_id}", method="DELETE")
+            status, answer = reader._send(b"", f"/tx/{tx_id}", method="DELETE")
         except (OSError, ValueError, IndexError):
+            failed.append(tx_id)
+            continue
+        if status >= 400 or answer.get("errors"):
             failed.append(tx_id)
     return failed

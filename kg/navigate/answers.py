@@ -20,11 +20,11 @@ from kg.navigate.targets import (
     at_line,
     elsewhere_notes,
     pick_repo,
+    place,
     repo_here,
     resolve,
     resolve_all,
     resolve_rows,
-    row_at,
 )
 from kg.unfinished import note_for, require_finished, unfinished_notes
 
@@ -138,7 +138,7 @@ def _answer(store: Store, question: str, texts: list[str], repo: str | None, dep
     if row is None:
         targets = _one_repo(resolve_all(store, texts, repo), question)
     else:
-        here = row_at(row["repos"] or [])
+        here = place(row["repos"] or [])
         targets = _one_repo([resolve_rows(store, t, c, repo, here)
                              for t, c in zip(texts, row["candidates"], strict=True)], question)
     name = {"callers": "caller", "callees": "callee", "impact": "dependent"}[question]
@@ -159,7 +159,7 @@ def _answer(store: Store, question: str, texts: list[str], repo: str | None, dep
 def _unfinished_in(row: dict[str, Any]) -> list[str]:
     """unfinished_notes from what an answer's own request read: the picked repository's row when it is marked."""
     found = row.get("unfinished")
-    note = note_for(found["repo"], found["writing"], found["root"]) if found else None
+    note = note_for(found["repo"], found["writing"], found["root"], found.get("writing_step")) if found else None
     return [note] if note else []
 
 
@@ -259,7 +259,7 @@ def call_path(store: Store, source: str, target: str, repo: str | None = None, d
     if one_request and all(t and not at_line(t) for t in texts):
         row = store.read("call_path_answer", symbols=texts, repo=repo, here=_cwd(), depth=depth, evidence=evidence,
                          limit=fetched)[0]
-        here = row_at(row["repos"] or [])
+        here = place(row["repos"] or [])
         a, b = _one_repo([resolve_rows(store, t, c, repo, here)
                           for t, c in zip(texts, row["candidates"], strict=True)], "path")
     else:
@@ -365,11 +365,11 @@ def dead_code(store: Store, repo: str | None = None, include_maybe: bool = False
     public = sum(r["status"] == "public" for r in rows)
     if public and not include_public:
         notes.append(f"{public} public names of its packages are unused inside the project (other projects may "
-                     "use them): include_public / --public lists them")
+                     "use them): `kg dead-code --public` lists them")
     maybe = sum(r["status"] == "maybe" for r in rows)
     if maybe and not include_maybe:
         notes.append(f"{maybe} more may be alive (unresolved or dynamic calls by name, closures, overrides): "
-                     "include_maybe / --maybe lists them")
+                     "`kg dead-code --maybe` lists them")
     return Answer(f"dead code in {name}", ["status", "symbol", "kind", "path", "line", "lines", "confidence", "why"],
                   _cut(kept, limit), len(kept), limit, "symbols", notes)
 

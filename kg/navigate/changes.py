@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 from kg.errors import InputError, shorten
 from kg.git import commit, git
 from kg.navigate.answers import Answer, impact_of, tests_for_targets
-from kg.navigate.evidence import pytest_ids
-from kg.navigate.targets import Target, repo_at, unknown_repo
+from kg.navigate.evidence import guessed, pytest_ids
+from kg.navigate.targets import REPO_HINT, Target, place, repo_at, unknown_repo
 from kg.source_files import content_hash, read_source_bytes
 from kg.unfinished import unfinished_note
 
@@ -180,8 +180,7 @@ def repo_for(store: Store, path: Path | None, repo: str | None) -> tuple[str, Pa
         return repo, root
     found = repo_at(rows, path)
     if not found:
-        raise InputError(f"which ingested repository is {(path or Path.cwd()).resolve()}? none or several are "
-                         "ingested there: pass --repo")
+        raise InputError(f"which repository to diff? {place(rows, path)}; to diff an ingested one, {REPO_HINT}")
     return found
 
 
@@ -213,13 +212,19 @@ class ChangeReport:
                          "keep `kg ingest --watch` running)")
         return "; ".join(parts) or None
 
-    def pytest_args(self) -> list[str]:
-        return pytest_ids(self.tests.rows)
+    def pytest_args(self, guesses: bool = True) -> list[str]:
+        """The tests to pass to pytest: every one shown, or (`guesses` False) those the change surely reaches."""
+        return pytest_ids([r for r in self.tests.rows if guesses or not guessed(r)])
+
+    def guessed_args(self) -> list[str]:
+        """The tests shown that reach the change only through a guessed call (kg.navigate.evidence.guessed)."""
+        sure = set(self.pytest_args(guesses=False))
+        return [t for t in self.pytest_args() if t not in sure]
 
     def to_dict(self) -> dict[str, Any]:
         return {"repo": self.repo, "root": str(self.root), "changed": self.changed,
                 "deleted_files": self.deleted_files, "behind": self.behind, "not_diffed": self.special,
-                "warning": self.warning(),
+                "warning": self.warning(), "run": self.pytest_args(guesses=False), "guessed": self.guessed_args(),
                 "impact": self.impact.to_dict(), "tests": self.tests.to_dict()}
 
 

@@ -13,7 +13,7 @@ from rich.text import Text
 from kg.cli import Context, emit_json, json_option, out, pass_context
 from kg.errors import InputError, shorten
 from kg.navigate import answers
-from kg.navigate.evidence import EVIDENCE, pytest_ids
+from kg.navigate.evidence import EVIDENCE, SURE, pytest_ids
 from kg.navigate.render import table
 from kg.render import echo, inline
 
@@ -289,7 +289,13 @@ def changes(ctx: Context, path: Path | None, since: str | None, staged: bool, re
     out.print(table(report.impact, out.width))
     out.print(table(report.tests, out.width))
     if report.tests.rows:
-        out.print(Text(inline(f"run: pytest {' '.join(report.pytest_args())}"), style="bold"), soft_wrap=True)
+        sure, maybe = report.pytest_args(guesses=False), report.guessed_args()
+        if sure:
+            out.print(Text(inline(f"run: pytest {' '.join(sure)}"), style="bold"), soft_wrap=True)
+        if maybe:  # listed above; a run line of guesses hides the tests that matter (newuser5 #7)
+            out.print(Text(f"{'+' if sure else 'no test surely reaches the change; '}{len(maybe):,} test(s) reaching "
+                           f"it only through a guessed call (confidence below {SURE}): listed above; `kg changes "
+                           "--pytest` prints them too", style="dim"))
         if report.tests.truncated:
             out.print(Text(f"(the {len(report.tests.rows)} tests shown; `kg changes --pytest` prints all "
                            f"{report.tests.total})", style="dim"))

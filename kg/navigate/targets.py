@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,6 +38,7 @@ class Target:
     line: int
     end_line: int | None = None
     elsewhere: str | None = None  # the current folder's repository, when the name was found only outside it
+    outside: str | None = None  # why the current folder has no repository of its own (see `place`), when it has none
     inherited_by: str | None = None  # `Class.member` typed, the class not defining it: the class (qname)
 
     @property
@@ -73,8 +75,9 @@ _UNKNOWN = object()  # the current folder's repository, not yet looked up
 
 def resolve(store: Store, text: str, repo: str | None = None, here: object = _UNKNOWN) -> Target:
     """The one symbol or module `text` names: in `repo` when given, else preferably in the repository of the current
-    folder (`here`: its `repos` row, looked up when not given), else in any (the target then says `elsewhere`) unless
-    the folder's repository was not completely ingested (the name may just not be written yet: an error says so)."""
+    folder (`here`: what `place` says of it, looked up when not given), else in any (the target then says
+    `elsewhere`, or `outside` when the folder is in no repository) unless the folder's repository was not completely
+    ingested (the name may just not be written yet: an error says so)."""
     text = text.strip()
     if not text:
         raise InputError("empty symbol name: give a dotted name (Cart.checkout), a file path or path:line")
@@ -96,7 +99,7 @@ def resolve_rows(store: Store, text: str, rows: list[dict], repo: str | None = N
     if not candidates:
         candidates = _inherited(store, text, repo)
     if not candidates:
-        raise InputError(not_found(store, text, repo))
+        raise InputError(_too_far(store, text, repo) or not_found(store, text, repo))
     if repo is None:
         candidates = _prefer_here(store, text, candidates, here)
     if len(candidates) > 1:
@@ -120,6 +123,25 @@ def _inherited(store: Store, text: str, repo: str | None) -> list[Target]:
         found.setdefault((r["repo"], r["qname"]), Target(r["repo"], r["qname"], r["kind"], r["path"], r["line"] or 1,
                                                          r["end_line"], inherited_by=r["owner"]))
     return list(found.values())
+
+
+INHERITED_DEPTH = 10  # base classes followed for `Class.member` (the bound written in queries/inherited_member.cypher)
+
+
+def _too_far(store: Store, text: str, repo: str | None) -> str | None:
+    """The error for `Class.member` when the class's bases go on past where the lookup stops (attack5 C7: a 1,000
+    class chain said "no symbol named 'C999.m'", as if it did not exist)."""
+    owner, dot, member = text.rpartition(".")
+    if not (dot and owner and member.isidentifier()):
+        return None
+    rows = store.read("inherited_too_far", owner=owner, repo=repo)
+    if not rows:
+        return None
+    where = "" if repo else f" in {rows[0]['repo']}"
+    name = member if len(member) <= 80 else shorten(member)
+    return (f"{rows[0]['owner']}{where} does not define {name}, nor does any of its base classes within "
+            f"{INHERITED_DEPTH} steps, and its bases go further than kg looks: name the class that defines it "
+            f"(try `kg find {member[:80]}` for fuzzy matches)")
 
 
 def at_line(text: str) -> re.Match[str] | None:
@@ -158,21 +180,25 @@ def _unfinished_tail(repos: list[dict], repo: str | None) -> str:
     here = None if repo else repo_at(repos)
     looked_in = repo or (here[0] if here else None)  # None: every repository
     return "".join(f"; {note}" for r in repos if looked_in in (None, r["repo"])
-                   and (note := note_for(r["repo"], r.get("writing"), r["root"])))
+                   and (note := note_for(r["repo"], r.get("writing"), r["root"], r.get("writing_step"))))
 
 
 def _prefer_here(store: Store, text: str, candidates: list[Target], here: object) -> list[Target]:
     """The candidates in the current folder's repository when there are some; else all, marked `elsewhere` — unless
     that repository's ingest did not finish: what `text` names there may not be written yet, so another repository's
-    answer would pass for its own."""
+    answer would pass for its own. A folder in no repository (an empty folder, a clone not ingested yet) marks them
+    `outside`: an answer from the only repository that has the name must say whose it is (a second clone would
+    otherwise show the first one's file:line as its own)."""
     if here is _UNKNOWN:
-        here = row_at(store.read("repos"))
+        here = place(store.read("repos"))
+    if isinstance(here, str):
+        return [replace(c, outside=here) for c in candidates]
     if not isinstance(here, dict):
         return candidates
     mine = [c for c in candidates if c.repo == here["repo"]]
     if mine:
         return mine
-    note = note_for(here["repo"], here.get("writing"), here.get("root"))
+    note = note_for(here["repo"], here.get("writing"), here.get("root"), here.get("writing_step"))
     if note:
         others = sorted({c.repo for c in candidates})
         shown = ", ".join(others[:_SUGGESTIONS]) + (f" and {len(others) - _SUGGESTIONS} more"
@@ -187,13 +213,14 @@ def elsewhere_notes(targets: list[Target]) -> list[str]:
     found in a base class of the class typed (the answer is about the base's member)."""
     inherited = [f"{t.inherited_by} does not define {t.qname.rsplit('.', 1)[-1]}: this answer is about {t.qname}, "
                  "which it inherits" for t in targets if t.inherited_by]
-    return inherited + [f"{t.qname} is not in {t.elsewhere} (the current folder's repository): this answer is about "
-                        f"{t.repo}" for t in targets if t.elsewhere]
+    outside = list(dict.fromkeys(f"{t.outside}: this answer is about {t.repo}" for t in targets if t.outside))
+    return inherited + outside + [f"{t.qname} is not in {t.elsewhere} (the current folder's repository): this "
+                                  f"answer is about {t.repo}" for t in targets if t.elsewhere]
 
 
 def resolve_all(store: Store, texts: list[str], repo: str | None = None) -> list[Target]:
     """Several targets that must live in one repository (a query walks one repository's graph)."""
-    here = row_at(store.read("repos")) if repo is None else None
+    here = place(store.read("repos")) if repo is None else None
     targets = [resolve(store, t, repo, here) for t in texts]
     repos = sorted({t.repo for t in targets})
     if len(repos) > 1:
@@ -246,6 +273,28 @@ def row_at(repos: list[dict], here: Path | None = None) -> dict | None:
     return next(r for r in repos if r["repo"] == found[0]) if found else None
 
 
+def place(repos: list[dict], here: Path | None = None) -> dict | str:
+    """The `repos` row of the repository the folder `here` (default: the current folder) belongs to (repo_at), else
+    why it belongs to none, said for a note or an error: "/tmp/x is not in an ingested repository"."""
+    row = row_at(repos, here)
+    if row:
+        return row
+    try:
+        folder = (here or Path.cwd()).resolve()
+    except OSError:
+        return "the current folder was deleted, so it is not in an ingested repository"
+    roots = [(r["repo"], Path(r["root"])) for r in repos if r["root"]]
+    holding = [n for n, r in roots if folder == r or r in folder.parents]
+    if holding:  # one folder ingested under two names (repo_at then asks)
+        return f"{folder} was ingested under {len(holding)} names ({', '.join(sorted(holding))})"
+    inside = sorted(n for n, r in roots if folder in r.parents)
+    if inside:
+        shown = ", ".join(inside[:_SUGGESTIONS]) + (f" and {len(inside) - _SUGGESTIONS} more"
+                                                   if len(inside) > _SUGGESTIONS else "")
+        return f"{folder} is not in an ingested repository (it holds {len(inside)}: {shown})"
+    return f"{folder} is not in an ingested repository (`kg ingest {shlex.quote(str(folder))}` adds it)"
+
+
 def repo_here(store: Store, here: Path | None = None) -> str | None:
     """The name of the ingested repository the folder `here` (default: the current folder) belongs to, if one."""
     found = repo_at(store.read("repos"), here)
@@ -279,7 +328,8 @@ def _at_line(store: Store, path: str, line: int, repo: str | None, text: str, he
     if row["kind"] == "module" and row["end_line"] and line > row["end_line"]:
         raise InputError(f"{shorten(path)} has {row['end_line']:,} lines in the graph, so line {line:,} is past its "
                          "end: check the line (or re-ingest the file if it grew)")
-    return Target(module.repo, row["qname"], row["kind"], path, row["start_line"], row["end_line"], module.elsewhere)
+    return Target(module.repo, row["qname"], row["kind"], path, row["start_line"], row["end_line"], module.elsewhere,
+                  outside=module.outside)
 
 
 def _modules_at(store: Store, path: str, repo: str | None) -> list[Target]:

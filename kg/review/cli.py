@@ -27,7 +27,8 @@ NEW_FINDINGS = 3  # exit code of --check when there are violations or cycles the
 @click.command()
 @click.option("--repo", help="Repository to review when several are ingested.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Where to write the HTML page (default review.html; with --json only when given).")
+              help="Where to write the HTML page (default: reviews/REPO.html in kg's cache folder, out of the "
+                   "repository's tree; with --json only when given).")
 @click.option("--since", metavar="REV|FILE",
               help="Show what got better or worse since a git revision (ingested into a temporary repository) or "
                    "a stored review (the JSON of --json or an earlier HTML page).")
@@ -77,19 +78,33 @@ def review(ctx: Context, repo: str | None, output: Path | None, since: str | Non
     if drawing.note:
         result.notes.append(drawing.note)
     if output is None and not as_json:
-        output = Path("review.html")
+        output = default_output(result.repo)
     if output is not None:
+        output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(page.render(result, drawing), encoding="utf-8")
     if as_json:
         emit_json({**result.to_dict(), "diagram": drawing.engine, "output": str(output) if output else None})
         return
     seconds = time.perf_counter() - began
     cut = sum(len(g["cut"]) for g in result.cycles)
-    out.print(f"[bold]{result.repo}[/]: {result.scope['modules']:,} modules · {len(result.cycles)} import cycles "
-              f"({cut} edges to cut) · {len(result.violations)} rule violations · {result.dead_code['total']:,} "
-              f"dead-code candidates → {output} in {seconds:.1f} s", highlight=False)
+    left_out = result.scope["excluded"]
+    scope = f" (of {result.scope['modules'] + left_out:,}: tests, docs and the rules' `exclude` leave out " \
+        f"{left_out:,})" if left_out else ""
+    out.print(f"[bold]{result.repo}[/]: {result.scope['modules']:,} modules{scope} · {len(result.cycles)} import "
+              f"cycles ({cut} edges to cut) · {len(result.violations)} rule violations · "
+              f"{result.dead_code['total']:,} dead-code candidates → {output} in {seconds:.1f} s", highlight=False,
+              soft_wrap=True)
+    # soft_wrap: the page's path stays one piece, to copy or click
     if result.changes:
         echo(compare.summary_line(result.changes))
+
+
+def default_output(repo: str) -> Path:
+    """Where the page goes unless -o says: kg's cache folder, not the current folder (newuser5: a review.html left
+    untracked in the user's git tree)."""
+    from kg.server.build import cache_root
+
+    return (cache_root() / "reviews" / f"{repo}.html").resolve()
 
 
 def _earlier(store: Store, repo: str, root: Path, since: str, architecture: rules.Architecture,

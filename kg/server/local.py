@@ -224,6 +224,19 @@ def _launch(settings: Settings, began: float, timeout: float,
     return ready
 
 
+LAST_START = "last-start-seconds"  # how long the last start took, for the next one's announcement
+
+
+def expected_start(settings: Settings) -> str:
+    """What a command that has to start the server can tell its user to expect, in a few words (newuser5: a
+    minute of silence after "starting the local Neo4j")."""
+    try:
+        seconds = float((settings.data_dir / LAST_START).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "a first start takes about a minute, longer on a busy machine"
+    return f"the last start here took {seconds:.0f} s"
+
+
 def stop(settings: Settings, timeout: float = STOP_TIMEOUT_S) -> bool:
     """Stop the local server; False when none was running. SIGTERM lets Neo4j shut down cleanly."""
     pid = state.live_pid(settings.data_dir)
@@ -316,7 +329,9 @@ def _wait_until_ready(settings: Settings, pid: int, deadline: float, began: floa
             state.update(settings.data_dir, neo4j_version=neo4j_version)
             current = status(settings)
             _require_online(current)
-            return replace(current, seconds=round(time.monotonic() - began, 2))
+            seconds = round(time.monotonic() - began, 2)
+            state.write_private(settings.data_dir / LAST_START, f"{seconds}\n")
+            return replace(current, seconds=seconds)
         time.sleep(0.2)
     raise ServerError(f"Neo4j did not answer within {int(deadline - began)} s: see `kg server logs`")
 

@@ -6,4 +6,4 @@
 :param parser => '0123456789abcdef';
 MATCH (r:Repo {name: $repo})
 SET r.model = $model, r.parser = $parser
-REMOVE r.writing;
+REMOVE r.writing, r.writing_step, r.writing_model, r.writing_parser;

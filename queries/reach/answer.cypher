@@ -30,7 +30,8 @@ WITH i, collect({repo: repo, qname: qname, kind: kind, path: path, line: line, e
      AS found
 WITH collect({i: i, found: found}) AS per_name
 // the current folder's repository: the innermost whose root holds $here (as kg.navigate.targets.repo_at)
-WITH per_name, COLLECT { MATCH (r:Repo) RETURN {repo: r.name, root: r.root, writing: toString(r.writing)}
+WITH per_name, COLLECT { MATCH (r:Repo) RETURN {repo: r.name, root: r.root, writing: toString(r.writing),
+                                                  writing_step: r.writing_step}
                       ORDER BY r.name } AS repos
 WITH per_name, repos, [r IN repos WHERE $repo IS NULL AND $here IS NOT NULL AND r.root IS NOT NULL
        AND ($here = r.root OR $here STARTS WITH r.root + CASE WHEN r.root ENDS WITH '/' THEN '' ELSE '/' END)]

@@ -18,6 +18,7 @@ import pytest
 from kg.ingest.pipeline import Ingestor
 
 from kg.navigate.changes import changes, parse_diff
+from kg.settings import Settings
 from kg.store import Store
 from tests.sdists import sdist
 
@@ -220,3 +221,50 @@ def test_a_fifo_or_socket_in_the_tree_is_left_out_of_the_diff_and_named(store: S
         assert warning is not None and "\n" not in warning
         assert "2 tracked path(s) are not regular files" in warning and "pkg/__init__.py, pkg/extra.py" in warning
         assert answer.to_dict()["not_diffed"] == ["pkg/__init__.py", "pkg/extra.py"]
+
+
+def test_the_run_line_keeps_guessed_tests_out(store: Store, graph_settings: Settings, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """newuser5 #7: after a one-line edit `kg changes` ended in `run: pytest <136 ids>`, most of them reached only
+    through 0.5-confidence guesses. The guesses stay listed (and in --pytest, which is complete) but off the run line,
+    which a dim line says how many it left out and why."""
+    from click.testing import CliRunner
+
+    from kg.cli import cli
+
+    root = tmp_path / "g"
+    root.mkdir()
+    git(root, "init", "-q")
+    (root / "pk").mkdir()
+    (root / "tests").mkdir()
+    (root / "pk" / "a.py").write_text("class Thing:\n    def go(self):\n        return 1\n")
+    (root / "tests" / "test_a.py").write_text(
+        "from pk.a import Thing\n\n\ndef test_direct():\n    assert Thing().go() == 1\n\n\n"
+        "def test_by_name(thing):\n    assert thing.go() == 1  # a method of an object of unknown type: a guess\n")
+    git(root, "add", "-A")
+    git(root, "-c", "user.name=kg", "-c", "user.email=kg@example.invalid", "commit", "-q", "-m", "one")
+    a = root / "pk" / "a.py"
+    a.write_text(a.read_text().replace("return 1", "return 1  # edited"))
+    Ingestor(store, root, repo="guesses").run()
+
+    report = changes(store, root)
+    rows = {r["test"]: r["confidence"] for r in report.tests.rows}
+    assert rows == {"tests/test_a.py::test_direct": 1.0, "tests/test_a.py::test_by_name": 0.5}
+    assert report.pytest_args(guesses=False) == ["tests/test_a.py::test_direct"]
+    assert report.guessed_args() == ["tests/test_a.py::test_by_name"]
+    assert sorted(report.pytest_args()) == sorted(rows)
+
+    env = {"NEO4J_URI": graph_settings.uri, "NEO4J_PASSWORD": graph_settings.password}
+    monkeypatch.chdir(root)
+    runner = CliRunner()
+    text = runner.invoke(cli, ["changes"], env=env, catch_exceptions=False).output
+    lines = text.splitlines()
+    assert "run: pytest tests/test_a.py::test_direct" in lines, text  # was: both, the guess first
+    assert "tests/test_a.py::test_by_name" in text  # still listed in the table
+    assert "+1 test(s) reaching it only through a guessed call (confidence below 0.6)" in " ".join(text.split())
+    machine = runner.invoke(cli, ["changes", "--pytest"], env=env, catch_exceptions=False).output.split()
+    assert sorted(machine) == sorted(rows)
+    import json
+
+    shown = json.loads(runner.invoke(cli, ["changes", "--json"], env=env, catch_exceptions=False).output)
+    assert shown["run"] == ["tests/test_a.py::test_direct"] and shown["guessed"] == ["tests/test_a.py::test_by_name"]

@@ -70,7 +70,8 @@ def test_a_write_that_lost_only_its_last_step_is_marked_complete_by_the_next_run
 
     Ingestor(store, TINYSHOP, repo="shop").run()
     assert unfinished_note(store, "shop") is None
-    store.write("ingest/repo_writing_put", repo="shop")  # what a bulk write that died at its last step leaves
+    # what a bulk write that died at its last step leaves
+    store.write("ingest/repo_writing_put", repo="shop", model=None, parser=None)
     assert unfinished_note(store, "shop") is not None
     again = Ingestor(store, TINYSHOP, repo="shop").run()
     assert again.written == 0 and unfinished_note(store, "shop") is None

@@ -361,6 +361,9 @@ def test_dead_code_respects_entry_points_and_dynamic_names(graph: Store) -> None
     shop = answers.dead_code(graph, "shop", include_public=True)
     assert [(r["symbol"], r["status"]) for r in shop.rows] == [("shop.storage.JsonOrderStore", "public")]
     assert answers.dead_code(graph, "shop").rows == [] and "1 public names" in answers.dead_code(graph, "shop").notes[0]
+    # newuser5 #9: the footer said "include_public / --public lists them", the library argument leaking into the CLI
+    assert answers.dead_code(graph, "shop").notes[0].endswith("(other projects may use them): `kg dead-code --public` "
+                                                            "lists them")
 
 
 def test_import_cycles(graph: Store) -> None:

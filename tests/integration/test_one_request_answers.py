@@ -173,3 +173,26 @@ def test_the_current_folders_repository_is_preferred_in_the_one_request(store: S
     assert counted.names[0] == "find_symbol" and answer.target.qname == "shop.models.Order.subtotal_cents"
     assert answer.rows == answers.callers(reader, "shop.models.Order.subtotal_cents", "shop-a").rows
 
+
+
+def test_a_member_beyond_the_bases_looked_at_says_so(store: Store, graph_settings: Settings, tmp_path: Path) -> None:
+    """attack5 C7: in a chain `class C{i}(C{i-1})` with only C0 defining m, `C10.m` is found ten bases up, but
+    `C11.m` said "no symbol … named 'C11.m'; closest: pk.chain.C0.m", as if nothing were there. It now says the
+    bases go further than kg looks. A member of a class with a short chain is still plainly unknown."""
+    (tmp_path / "pk").mkdir()
+    (tmp_path / "pk" / "__init__.py").write_text("")
+    chain = ["class C0:\n    def m(self):\n        return 0\n"] + [f"class C{i}(C{i - 1}):\n    pass\n"
+                                                                    for i in range(1, 13)]
+    (tmp_path / "pk" / "chain.py").write_text("\n\n".join(chain) + "\n\ndef use(c: C12):\n    return c.m()\n")
+    Ingestor(store, tmp_path, repo="chain").run()
+    reader = QueryApiReader(graph_settings)
+    assert answers.callers(reader, "pk.chain.C10.m", "chain").target.qname == "pk.chain.C0.m"
+    for far in ("pk.chain.C11.m", "C12.m"):
+        with pytest.raises(InputError) as error:
+            answers.callers(reader, far, "chain")
+        owner = "pk.chain." + far.removeprefix("pk.chain.").split(".")[0]
+        assert str(error.value) == (f"{owner} does not define m, nor does any of its base classes within 10 steps, "
+                                    "and its bases go further than kg looks: name the class that defines it (try "
+                                    "`kg find m` for fuzzy matches)")
+    with pytest.raises(InputError, match=r"^no symbol or module named 'C3.nope' in repository 'chain'"):
+        answers.callers(reader, "C3.nope", "chain")

@@ -193,3 +193,55 @@ def test_a_live_runs_transaction_is_not_ended_only_a_dead_ones(store: Store, gra
     assert "ended 1 transaction(s)" in (end_orphaned_writes(http, "alive") or "")
     assert store.read("ingest/orphans", repo="alive", host=socket.gethostname()) == []
     GraphWriter(store, "alive").forget_repo()
+
+
+def test_an_orphan_busy_running_a_statement_is_terminated(store: Store, api: tuple[QueryApiStore, Counted]) -> None:
+    """attack5 C5: the Query API refuses the DELETE of a transaction that is running a statement (500, "unknown
+    error") and ends nothing, yet the next run said "ended 1 transaction(s) … rolled back" and then waited on its
+    locks. Now the run TERMINATEs what the Query API did not roll back, checks what is still open, and says so.
+    The orphan is a real Query API transaction labelled as a kg ingest of a process that is gone, busy with a long
+    statement in another thread (as a killed run's last statement goes on in the server)."""
+    import threading
+
+    from kg.query_api import _HttpTransaction
+
+    http, _ = api
+    http.write_metadata = {"kg_ingest": "busy", "host": socket.gethostname(), "pid": _ended_pid()}
+    tx = _HttpTransaction(http)
+    tx.write("ingest/repo_put", repo="busy", root="/nowhere", role="target")
+    failed: list[BaseException] = []
+
+    def long_statement() -> None:
+        try:
+            tx._run("UNWIND range(1, 3000000000) AS x WITH x WHERE x < 0 RETURN count(x) AS n", {})
+        except BaseException as e:  # noqa: BLE001 — what the statement ended with is the point
+            failed.append(e)
+
+    running = threading.Thread(target=long_statement, daemon=True)
+    running.start()
+    show = "SHOW TRANSACTIONS YIELD transactionId, currentQuery, metaData WHERE metaData.kg_ingest = 'busy' " \
+           "RETURN transactionId AS id, currentQuery AS query"
+    try:
+        for _ in range(150):
+            if any("range(" in (row["query"] or "") for row in store.read_text(show)):
+                break
+            threading.Event().wait(0.2)
+        else:
+            pytest.fail("the long statement never showed as running")
+        note = end_orphaned_writes(store, "busy")
+        assert note is not None and "ended 1 transaction(s) an earlier kg ingest of busy" in note
+        assert "(1 by TERMINATE: the Query API did not roll it back)" in note, note
+        assert store.read("ingest/orphans", repo="busy", host=socket.gethostname()) == []
+        running.join(60)
+        assert not running.is_alive() and failed and "terminated" in str(failed[0]).lower(), failed
+        assert not store.read_text("MATCH (r:Repo {name: 'busy'}) RETURN r.name AS name")  # rolled back
+    finally:
+        left = [row["id"] for row in store.read_text(show)]
+        if left and running.is_alive():
+            store.write("ingest/orphans_end", ids=left)
+
+
+def _ended_pid() -> int:
+    done = subprocess.Popen(["true"])
+    done.wait()
+    return done.pid

@@ -304,3 +304,23 @@ def test_the_page_renders_in_headless_chromium(graph_settings: Settings, store: 
     assert {"Hotspots", "Coupling per package", "Dead code"} <= set(result["headings"])
     assert result["boxes"] >= 5 and result["width"] > 100
     assert result["cuts"] >= 2
+
+
+def test_the_page_goes_to_kgs_cache_not_into_the_repository(graph_settings: Settings, store: Store, app: Path,
+                                                            tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """newuser5 #9: `kg review` wrote review.html into the repository's root (the current folder), an untracked
+    file in the user's git tree. It goes to kg's cache folder now, and the summary prints where, and says that
+    the module count leaves tests and docs out (it differed from `kg status` without a word)."""
+    (app / "tests").mkdir(exist_ok=True)
+    (app / "tests" / "test_views.py").write_text("def test_nothing():\n    assert True\n")  # the review leaves it out
+    Ingestor(store, app, repo="app").run()
+    monkeypatch.chdir(app)
+    monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path / "cache"))
+    code, out, _ = run(graph_settings, "review", "--repo", "app")
+    assert code == 0, out
+    page = (tmp_path / "cache" / "reviews" / "app.html").resolve()
+    assert page.is_file() and "<h2>Dependencies</h2>" in page.read_text()
+    assert not list(app.rglob("review.html"))
+    summary = " ".join(out.split())
+    assert f"→ {page} in " in summary
+    assert summary.startswith("app: 15 modules (of 16: tests, docs and the rules' `exclude` leave out 1) · "), summary

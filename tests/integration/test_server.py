@@ -51,6 +51,15 @@ def test_start_reports_the_database_online_in_the_users_data_folder(user) -> Non
     assert state["data_dir"] == str(home / "data" / "kg" / "neo4j")
     assert state["database"] == {"name": "neo4j", "status": "online", "access": "read-write", "message": ""}
     assert state["neo4j_version"] == "5.26.30" and state["started_at"] and state["kg_version"]
+    # newuser5 #9: a command that finds the server down said "starting the local Neo4j in …", then nothing for a
+    # minute; it now says what to expect, from how long the last start here took
+    from kg import settings as kg_settings
+    from kg.server import local
+
+    here = kg_settings.load({"data_dir": state["data_dir"]}, cwd=home)
+    assert local.expected_start(here) == f"the last start here took {state['seconds']:.0f} s"
+    assert local.expected_start(kg_settings.load({"data_dir": str(home / "elsewhere")}, cwd=home)).startswith(
+        "a first start takes about a minute")
     with urllib.request.urlopen(f"http://127.0.0.1:{http}/browser/", timeout=10) as page:
         assert page.status == 200 and b"Neo4j Browser" in page.read()
 

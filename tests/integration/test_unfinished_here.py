@@ -165,3 +165,95 @@ def test_status_of_one_repository(session_store: Store, folders: dict[str, Path]
     assert "repository cut in the graph" in text.output and f"note: {NOTE}" in " ".join(text.output.split())
     unknown = runner.invoke(cli, ["status", "--repo", "bogus"], env=env, catch_exceptions=False)
     assert unknown.exit_code == 1 and unknown.output.startswith("error: no repository named 'bogus' in the graph")
+
+
+def test_from_a_folder_in_no_repository_the_answer_says_whose_it_is(session_store: Store, folders: dict[str, Path],
+                                                                    graph_settings: Settings,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """newuser5 #1: from an empty folder (or a clone whose first ingest died before writing anything) `kg callers`
+    answered from another repository with no note, while inside an ingested repository the note was there. A name
+    in one repository is answered with a line saying which one; a name in several still asks for --repo. The CLI,
+    the library, `kg changes` and MCP say the same."""
+    empty = folders["base"] / "empty"
+    empty.mkdir(exist_ok=True)
+    monkeypatch.chdir(empty)
+    said = f"{empty.resolve()} is not in an ingested repository (`kg ingest {empty.resolve()}` adds it): " \
+           "this answer is about nav"
+    graph = session_store
+    for answer in (answers.callers(graph, "app.core.helper"), answers.callees(graph, "app.core.helper"),
+                   answers.impact(graph, ["app.core.helper"]), answers.tests_for(graph, ["app.core.helper"]),
+                   answers.call_path(graph, "app.core.helper", "app.core.helper"),
+                   answers.callers(graph, "app/core.py:9"), answers.impact(graph, ["app/core.py"])):
+        assert answer.target is None or answer.target.repo == "nav"
+        assert answer.notes.count(said) == 1, answer.notes
+    with pytest.raises(AmbiguousName, match=r"^'Cart.checkout' is in 2 repositories \(shop, shop2\): pass --repo"):
+        answers.callers(graph, "Cart.checkout")
+    assert not [n for n in answers.callers(graph, "app.core.helper", "nav").notes if "ingested repository" in n]
+
+    env = {"NEO4J_URI": graph_settings.uri, "NEO4J_PASSWORD": graph_settings.password}
+    runner = CliRunner()
+    shown = runner.invoke(cli, ["callers", "app.core.helper"], env=env, catch_exceptions=False)
+    assert shown.exit_code == 0 and said in " ".join(shown.output.split()), shown.output
+    changed = runner.invoke(cli, ["changes"], env=env, catch_exceptions=False)
+    assert changed.exit_code == 1 and changed.output.startswith(
+        f"error: which repository to diff? {empty.resolve()} is not in an ingested repository (`kg ingest "), \
+        changed.output  # was "none or several are ingested there", leaving the user to guess which
+
+    server = StdioServerParameters(command=sys.executable, args=["-m", "kg", "mcp"], cwd=str(empty), env=env)
+    replies: dict[str, Any] = {}
+
+    async def session() -> None:
+        async with stdio_client(server) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            replies["callers"] = await client.call_tool("callers", {"symbol": "app.core.helper"})
+            replies["several"] = await client.call_tool("callers", {"symbol": "Cart.checkout"})
+
+    anyio.run(session)
+    text = "\n".join(part.text for part in replies["callers"].content if getattr(part, "text", None))
+    assert not replies["callers"].is_error and said in " ".join(text.split()), text
+    several = "\n".join(part.text for part in replies["several"].content if getattr(part, "text", None))
+    assert replies["several"].is_error and "is in 2 repositories (shop, shop2)" in several, several
+
+
+def test_status_describes_the_current_folders_repository(session_store: Store, folders: dict[str, Path],
+                                                         graph_settings: Settings,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """newuser5 #6: `kg status` inside a repository counted the whole graph (the demo's Plans and Turns, three
+    repositories, none named) and said nothing of the folder. Now it counts the folder's repository, as `--repo`
+    does (the whole graph with --all), and from a folder in no repository says so over the whole graph's counts,
+    naming the repositories. The unfinished note is said once (newuser5 saw it twice)."""
+    import json
+
+    env = {"NEO4J_URI": graph_settings.uri, "NEO4J_PASSWORD": graph_settings.password}
+    runner = CliRunner()
+
+    def status(*args: str) -> dict:
+        result = runner.invoke(cli, ["status", *args, "--json"], env=env, catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)
+
+    monkeypatch.chdir(NAV / "app")
+    here, named, whole = status(), status("--repo", "nav"), status("--all")
+    assert here["repo"] == "nav" and here["nodes"] == named["nodes"] and here["relationships"] == named["relationships"]
+    assert whole["repo"] is None and whole["nodes"] != here["nodes"] and here["notes"] == []
+    assert sorted(r["repo"] for r in whole["repositories"]) == ["cut", "nav", "shop", "shop2"]
+    assert [r["unfinished"] for r in whole["repositories"] if r["repo"] == "cut"] == [True]
+    text = runner.invoke(cli, ["status"], env=env, catch_exceptions=False).output
+    assert "repository nav in the graph" in text and "`kg status --all` counts them all" in " ".join(text.split())
+
+    monkeypatch.chdir(folders["cut"])
+    shown = runner.invoke(cli, ["status"], env=env, catch_exceptions=False)
+    assert "repository cut in the graph" in shown.output
+    assert " ".join(shown.output.split()).count("was not completely ingested") == 1, shown.output
+
+    empty = folders["base"] / "empty"
+    empty.mkdir(exist_ok=True)
+    monkeypatch.chdir(empty)
+    outside = status()
+    assert outside["repo"] is None and outside["nodes"] == whole["nodes"]
+    assert outside["notes"] == [f"{empty.resolve()} is not in an ingested repository (`kg ingest {empty.resolve()}` "
+                                "adds it): these are the whole graph's counts"]
+    listed = " ".join(runner.invoke(cli, ["status"], env=env, catch_exceptions=False).output.split())
+    assert "repositories: cut (0 modules, unfinished), nav (" in listed, listed
+    refused = runner.invoke(cli, ["status", "--all", "--repo", "nav"], env=env, catch_exceptions=False)
+    assert refused.exit_code == 1 and refused.output.startswith("error: --repo and --all ask for different counts")

@@ -57,3 +57,24 @@ def test_tests_and_fixtures_depend_on_the_conftests_above_them() -> None:
     assert "tests.api.conftest" not in PY.dependencies(conftest)
     plain = PY.parse("app/x.py", "app.x", b"def run(client):\n    client.get()\n\n\ndef test_like(client):\n    pass\n")
     assert not {d for d in PY.dependencies(plain) if d.endswith("conftest")}
+
+
+LOCALS = (b"import os\n\n\ndef flag() -> bool:\n    val = os.environ.get('A')\n    return bool(val)\n\n\n"
+          b"def make():\n    rv = os.getcwd()\n    return rv\n\n\ndef log():\n    rv = os.sep\n    print(rv)\n\n\n"
+          b"def outer():\n    x = os.getcwd()\n\n    def inner():\n        return x\n    return inner\n")
+
+
+@pytest.mark.parametrize("name, old, new, names", [
+    # flask's get_debug_flag: this edit re-resolved 67 of its 82 files
+    ("a local a `-> bool` return reads", b"get('A')", b"get('A', '')", frozenset()),
+    ("a local an unannotated return reads", b"rv = os.getcwd()", b"rv = os.getpid()", None),
+    ("a local named like one another function returns", b"rv = os.sep", b"rv = os.linesep", frozenset()),
+    ("a local a nested function returns", b"x = os.getcwd()", b"x = os.getpid()", None),
+    ("a scalar annotation becomes another", b"-> bool", b"-> os.PathLike", None),
+])
+def test_which_local_edits_other_modules_can_notice(name: str, old: bytes, new: bytes, names) -> None:
+    assert old in LOCALS, name
+    before = PY.parse("m.py", "m", LOCALS)
+    after = PY.parse("m.py", "m", LOCALS.replace(old, new, 1))
+    assert PY.interface(before) != PY.interface(after), name
+    assert PY.interface_change(before, after) == names, name

@@ -11,7 +11,7 @@ import tree_sitter_go
 from kg.ingest.facts import ParsedFile, Symbol
 from kg.ingest.languages.go.facts import GoCall, GoData, GoField, GoImport, GoVarType
 from kg.ingest.languages.go.names import BUILTINS, PREDECLARED_TYPES, dotted_dir
-from kg.ingest.languages.syntax import MAX_NESTING, parsed_file, symbol
+from kg.ingest.languages.syntax import MAX_NESTING, parse_within_budget, parsed_file, symbol
 from kg.ingest.languages.syntax import line as _line
 from kg.ingest.languages.syntax import text as _text
 
@@ -306,10 +306,11 @@ class _Walker:
 
 
 def parse(path: str, module: str, source: bytes) -> ParsedFile:
-    root = _parser().parse(source).root_node
+    tree, gave_up = parse_within_budget(_parser(), source)
+    root = tree.root_node
     walker = _Walker(path, module)
     try:
         walker.walk_file(root)
     except RecursionError:  # pathological nesting: keep what was collected
         pass
-    return parsed_file("go", path, module, source, root, walker.symbols.values(), walker.data())
+    return parsed_file("go", path, module, source, root, walker.symbols.values(), walker.data(), gave_up)

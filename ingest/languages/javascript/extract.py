@@ -12,7 +12,7 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 from kg.ingest.facts import ParsedFile, Symbol
 from kg.ingest.languages.javascript.facts import Call, ClassInfo, Export, Import, JsData, VarType
-from kg.ingest.languages.syntax import MAX_NESTING, parsed_file, symbol
+from kg.ingest.languages.syntax import MAX_NESTING, parse_within_budget, parsed_file, symbol
 from kg.ingest.languages.syntax import line as _line
 from kg.ingest.languages.syntax import text as _text
 
@@ -682,10 +682,11 @@ class _Walker:
 
 
 def parse(lang: str, grammar: str, path: str, module: str, source: bytes) -> ParsedFile:
-    root = _parser(grammar).parse(source).root_node
+    tree, gave_up = parse_within_budget(_parser(grammar), source)
+    root = tree.root_node
     walker = _Walker(module)
     try:
         walker.walk(root, module)
     except RecursionError:  # pathological nesting: keep what was collected
         pass
-    return parsed_file(lang, path, module, source, root, walker.symbols.values(), walker.data())
+    return parsed_file(lang, path, module, source, root, walker.symbols.values(), walker.data(), gave_up)

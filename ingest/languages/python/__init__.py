@@ -20,14 +20,14 @@ numbered from 1 in source order: `pkg.mod.f.<lambda2>` is the second lambda writ
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import replace
 
 from kg.ingest.facts import Edge, ParsedFile
 from kg.ingest.languages.core import Tally
 from kg.ingest.languages.python.edges import module_flows, resolve_module
 from kg.ingest.languages.python.extract import parse_module
-from kg.ingest.languages.python.facts import Binding, PyModule, Scope
+from kg.ingest.languages.python.facts import Arg, Binding, PyModule, Scope, returns_scalar
 from kg.ingest.languages.python.resolve import class_members
 
 __all__ = ["LANGUAGE", "PyModule", "PythonLanguage"]
@@ -111,7 +111,7 @@ class PythonLanguage:
             return None
         touched_qnames = old_symbols.keys() ^ new_symbols.keys()
         names = {q.rsplit(".", 1)[-1] for q in touched_qnames}
-        exported = _exported(old) | _exported(new)
+        exported_before, exported_after = _exported(old), _exported(new)
         old_scopes = {scope.qname: scope for scope in old.scopes}
         new_scopes = {scope.qname: scope for scope in new.scopes}
         for qname in old_scopes.keys() ^ new_scopes.keys():
@@ -123,7 +123,10 @@ class PythonLanguage:
                 return None
             if [c for c, _ in a.bases] != [c for c, _ in b.bases] or _unlined(a.attrs) != _unlined(b.attrs):
                 return None
-            local = {*_names(a.bindings), *_names(b.bindings)} - exported if a.kind == "function" else set()
+            local: set[str] = set()
+            if a.kind == "function":
+                local = {*_names(a.bindings), *_names(b.bindings)}
+                local -= exported_before[qname] | exported_after[qname]
             ignorable = names | local
             if _unlined(a.bindings, ignorable) != _unlined(b.bindings, ignorable):
                 return None
@@ -157,26 +160,54 @@ def _deep(scope: Scope) -> tuple:
             scope.overloads)
 
 
-def _exported(data: PyModule) -> set[str]:
-    """Names whose function-local bindings other modules can read: the roots of what functions return or yield,
-    of attributes they set, of parameter defaults and decorators, and (transitively) of the bindings and elements
-    of those names."""
-    roots: set[str] = set()
+def _exported(data: PyModule) -> dict[str, set[str]]:
+    """Per scope: the names of its local bindings that other modules can read. The scopes of one outermost function
+    (a function not nested in another one) share theirs, as closures read the enclosing function's locals: the
+    roots of what those functions return (not when a scalar return annotation says it all: facts.returns_scalar)
+    or yield, of the attributes they set on `self`, of the parameter defaults and decorators of nested definitions,
+    and (transitively) of the bindings and elements of those names. Counted per function, an edit of one function's
+    `rv` does not concern every other function's `rv`."""
+    parents = {scope.qname: scope for scope in data.scopes}
+    outermost: dict[str, str] = {}
+
+    def owner(qname: str) -> str:
+        found = outermost.get(qname)
+        if found is None:
+            found, scope = "", parents.get(qname)
+            while scope is not None:
+                if scope.kind == "function":
+                    found = scope.qname
+                scope = parents.get(scope.parent)
+            outermost[qname] = found
+        return found
+
+    roots: dict[str, set[str]] = {}
+    reads: dict[tuple[str, str], set[str]] = {}
     for scope in data.scopes:
-        chains = [*scope.returns, *scope.yields, *scope.decorators, *(p.default for p in scope.params),
-                  *(b.chain for b in scope.attrs), *(a.chain for args in scope.return_args for a in args)]
-        roots.update(c[0] for c in chains if c)
-    reads: dict[str, set[str]] = {}
-    for scope in data.scopes:
+        own = roots.setdefault(owner(scope.qname), set())
+        returned = () if returns_scalar(scope) else (*scope.returns, *(a.chain for a in _flat(scope.return_args)))
+        own.update(c[0] for c in (*returned, *scope.yields) if c)
+        around = roots.setdefault(owner(scope.parent), set())  # evaluated where the definition stands
+        around.update(c[0] for c in (*scope.decorators, *(p.default for p in scope.params)) if c)
+        for b in scope.attrs:
+            roots.setdefault(owner(b.scope or scope.qname), set()).update(
+                c[0] for c in (b.chain, *(a.chain for a in b.args)) if c)
         for b in (*scope.bindings, *scope.items):
-            reads.setdefault(b.name, set()).update(c[0] for c in (b.chain, *(a.chain for a in b.args)) if c)
-    frontier = list(roots)
-    while frontier:
-        for name in reads.get(frontier.pop(), ()):
-            if name not in roots:
-                roots.add(name)
-                frontier.append(name)
-    return roots
+            reads.setdefault((owner(b.scope or scope.qname), b.name), set()).update(
+                c[0] for c in (b.chain, *(a.chain for a in b.args)) if c)
+    for function, names in roots.items():
+        frontier = list(names)
+        while frontier:
+            for name in reads.get((function, frontier.pop()), ()):
+                if name not in names:
+                    names.add(name)
+                    frontier.append(name)
+    return {qname: roots[owner(qname)] for qname in parents}
+
+
+def _flat(args: Iterable[Iterable[Arg]]) -> Iterator[Arg]:
+    for each in args:
+        yield from each
 
 
 def _names(bindings: Iterable[Binding]) -> set[str]:

@@ -40,7 +40,7 @@ from kg.ingest.languages.python.facts import (
     subscript,
 )
 from kg.ingest.languages.syntax import count_errors as _count_errors
-from kg.ingest.languages.syntax import count_lines
+from kg.ingest.languages.syntax import count_lines, parse_within_budget
 from kg.ingest.languages.syntax import line as _line
 from kg.ingest.languages.syntax import text as _text
 from tree_sitter import Language as TSLanguage
@@ -1292,11 +1292,11 @@ def _lambda_names(root: Node) -> dict[int, str]:
 def parse_module(path: str, module: str, source: bytes, lang: str = "python") -> ParsedFile:
     """The symbols and facts of one file; never raises (syntax errors are counted, what parsed is kept)."""
     is_package = PurePosixPath(path).name == "__init__.py"
-    tree = _PARSER.parse(source)
+    tree, gave_up = parse_within_budget(_PARSER, source)
     root = tree.root_node
     walker = _Walker(module, is_package, _lambda_names(root) if b"lambda" in source else None)
     top = walker.new_scope(module, "module", "")
-    errors = _count_errors(root)
+    errors = _count_errors(root) or int(bool(gave_up))
     try:
         walker.visit_children(root, top)
     except RecursionError:
@@ -1306,7 +1306,7 @@ def parse_module(path: str, module: str, source: bytes, lang: str = "python") ->
         walker.add_symbol(symbol)  # only stubs define it
     scopes = tuple(s.freeze() for s in walker.scopes_without_stubs())
     data = PyModule(is_package, scopes, tuple(walker.imports), tuple(walker.calls))
-    return ParsedFile(path, lang, module, loc, tuple(walker.symbols), errors, data)
+    return ParsedFile(path, lang, module, loc, tuple(walker.symbols), errors, data, gave_up)
 
 
 def _type_checking(condition: Node | None) -> bool:

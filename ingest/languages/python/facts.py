@@ -165,6 +165,17 @@ class Scope:
     overloads: tuple[Overload, ...] = ()  # functions: the `@overload` stubs before the implementation, in order
 
 
+# Builtin types a return annotation may name that hold no project object (`-> bool`, `-> str | None`). A function
+# annotated with one returns that, whatever its return statements read, as a type checker reads it: so an edit of
+# the locals those statements read cannot change what other modules infer of it (see python.interface_change).
+SCALARS = frozenset({"str", "bytes", "int", "float", "bool"})
+
+
+def returns_scalar(scope: Scope) -> bool:
+    """Whether the function's return annotation names one of the SCALARS (its return statements are not read)."""
+    return len(scope.return_type) == 1 and scope.return_type[0] in SCALARS
+
+
 @pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class PyModule:

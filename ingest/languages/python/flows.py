@@ -129,7 +129,7 @@ def callees(res: Resolver, call: Call) -> list[tuple[str, bool, str]]:
 
 def summarize(res: Resolver, data: PyModule) -> frozenset[Row]:
     """The argument flows of one module (see the module docstring), and its classes' project ancestors (rows
-    `ancestor#<sub>` → the class: what a method called on `self` may be overridden by)."""
+    `base#<sub>` → the class: what a method called on `self` may be overridden by)."""
     rows: set[Row] = set()
     for call in data.calls:
         if call.kind != "call" or not call.args or not any(_passes_something(a.chain) for a in call.args):
@@ -145,10 +145,10 @@ def summarize(res: Resolver, data: PyModule) -> frozenset[Row]:
                     if kind not in _USELESS:
                         rows.add((target, kind, name, select, key, how))
     for scope in data.scopes:
-        if scope.kind == "class":
-            for ancestor in res.mro(scope.qname)[1:]:
-                if not ancestor.startswith("<"):
-                    rows.add((param_key(ancestor, SUBCLASSES), "class", scope.qname, "", "", ""))
+        if scope.kind == "class":  # its direct bases only: one row per ancestor made n²/2 rows of a chain of n
+            for base in res.bases(scope.qname, 0):
+                if not base.startswith("<"):
+                    rows.add((param_key(base, SUBCLASSES), "class", scope.qname, "", "", ""))
     return frozenset(rows)
 
 
@@ -176,6 +176,7 @@ class Flows:
         self.memo: dict[tuple[Value, int], tuple[Resolved, frozenset[str], tuple[str, ...]]] = {}
         self.typed_params: dict[str, bool] = {}  # parameter key → annotated with a type from outside the project
         self.subclass_methods: dict[tuple[str, str], list[str]] = {}  # (class, method) → subclasses' (edges.py)
+        self.single_base: dict[str, bool] = {}  # class → whether it has one base (edges.py)
 
     # -- public
     def expand(self, res: Resolver, values: Resolved, reads: set[str], accessors: list[str] | None = None) -> Resolved:
@@ -281,10 +282,23 @@ class Flows:
         return [(v, "inferred") for v, _ in current]
 
     def subclasses(self, cls: str, reads: set[str]) -> list[str]:
-        """The project classes that have `cls` among their ancestors."""
-        key = param_key(cls, SUBCLASSES)
-        reads.add(key)
-        return [name for (_kind, name), _select, _key in self.table.get(key, ())]
+        """The project classes that have `cls` among their ancestors, sorted: its subclasses, theirs, and so on
+        (each one's rows are read, so a change below any of them resolves the reader again)."""
+        found: set[str] = {cls}
+        frontier = [cls]
+        while frontier:
+            key = param_key(frontier.pop(), SUBCLASSES)
+            reads.add(key)
+            for (_kind, name), _select, _key in self.table.get(key, ()):
+                if name not in found:
+                    found.add(name)
+                    frontier.append(name)
+        found.discard(cls)
+        return sorted(found)
+
+    def direct_subclasses(self, cls: str) -> list[str]:
+        """The project classes that name `cls` among their bases (rows `subclasses` has read already)."""
+        return [name for (_kind, name), _select, _key in self.table.get(param_key(cls, SUBCLASSES), ())]
 
     def _rows(self, res: Resolver, key: str, reads: set[str]) -> list[tuple[Value, str, str]]:
         """The argument flows into parameter `key`: the calls of its function, and, for a method, the calls made on

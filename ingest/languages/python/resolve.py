@@ -68,6 +68,7 @@ from kg.ingest.languages.core import MAX_CHAIN, Tally, per_project, tally
 from kg.ingest.languages.python.facts import (
     ENTER,
     ITER,
+    SCALARS,
     Arg,
     Binding,
     Call,
@@ -78,6 +79,7 @@ from kg.ingest.languages.python.facts import (
     Scope,
     is_subscript,
     is_test,
+    returns_scalar,
     subscript_key,
 )
 
@@ -101,7 +103,6 @@ _LITERAL_TYPES = {"<str>": "str", "<bytes>": "bytes", "<list>": "list", "<dict>"
 _OBJECT_ATTRS = frozenset(dir(object))
 # Values a function may return that `Callable` (in an `@overload` stub's return type) describes.
 _CALLABLE_KINDS = frozenset({"func", "wrapper", "class", "builtin", "external"})
-_SCALARS = frozenset({"str", "bytes", "int", "float", "bool"})  # annotations that take no function
 # What calling a builtin returns, when it is an object of a builtin type.
 _BUILTIN_RESULTS = {"str": "str", "repr": "str", "format": "str", "bytes": "bytes", "list": "list", "dict": "dict",
                     "set": "set", "frozenset": "frozenset", "tuple": "tuple", "sorted": "list", "int": "int",
@@ -839,7 +840,8 @@ class Resolver:
                 if scope.return_type:
                     for v, r in self.chain(scope.return_type, function, depth + 1):
                         out.append(((("instance", v[1]) if v[0] == "class" else OPAQUE), r))
-                for i, ret in enumerate(scope.returns):
+                # `-> bool` and the like: the annotation says it all (facts.SCALARS), the statements are not read
+                for i, ret in enumerate(() if returns_scalar(scope) else scope.returns):
                     args = scope.return_args[i] if i < len(scope.return_args) else ()
                     if args and ret[-1] == "()":
                         for v, r in self.chain(ret[:-1], function, depth + 1):
@@ -975,7 +977,7 @@ class Resolver:
             return True
         literal = len(arg) == 1 and arg[0] in _LITERAL_TYPES
         definition = arg[0].startswith(("=", "<lambda"))
-        if len(annotation) == 1 and annotation[0] in _SCALARS:
+        if len(annotation) == 1 and annotation[0] in SCALARS:
             if definition:
                 return False
             if literal:
