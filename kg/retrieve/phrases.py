@@ -6,10 +6,11 @@ file is often the one to fix, even when the report names none of its code. Words
 signals count those); the same words *in the same order* say much more. So both sides are read as runs of words:
 
     literals  every string literal of a project's code files (test files left out, docstrings too: they describe,
-              they do not print), with adjacent literals joined ("a " "b" is one message) and format placeholders
-              (`%s`, `{}`, `{name!r}`) read as one word of any value, so "%s contains %d more items" still meets
-              "Right contains 3 more items"
-    phrases   the task's text, read as words
+              they do not print; and literals holding lines of code: templates the program runs or writes), with
+              adjacent literals joined ("a " "b" is one message) and format placeholders (`%s`, `{}`, `{name!r}`)
+              read as one word of any value, so "%s contains %d more items" still meets "Right contains 3 more items"
+    phrases   the task's text, read as words, but for the banners of pasted output ("===== test session starts
+              =====", ">>>>> PDB post_mortem >>>>>"): a tool prints those on every run, whatever the bug
 
 Every run of PHRASE_WORDS consecutive words (a shingle) is looked up in an index of the literals' shingles; a run of
 consecutive shingles found in one file is a matched phrase, and a file scores by its best phrase: its length in
@@ -26,6 +27,7 @@ from __future__ import annotations
 import math
 import re
 import threading
+from array import array
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -93,7 +95,23 @@ def literals(source: str, path: str) -> list[str]:
         end = m.end()
     if current:
         out.append("".join(current))
-    return [_PLACEHOLDER.sub(" \x00 ", _ESCAPE.sub(" ", s)) for s in out if 0 < len(s) <= MAX_LITERAL_CHARS]
+    return [_PLACEHOLDER.sub(" \x00 ", _ESCAPE.sub(" ", s)) for s in out
+            if 0 < len(s) <= MAX_LITERAL_CHARS and not is_code(s)]
+
+
+# A line of code in a literal: a `def`, `class`, `function` or `import` statement at a line's start. Such a literal
+# is a template the program runs or writes (`exec(f"class Test{i}: ...")`, a generated module), not a message: it
+# matches the code a report pastes (a test, a traceback's source lines), which says nothing about where to fix.
+_CODE_LINE = re.compile(
+    r"(?:^|\n|\\n)[ \t]*(?:(?:async[ \t]+)?def[ \t]+\w+[ \t]*\([^\n]*\)[^\n]*:"  # def f(x):
+    r"|class[ \t]+\w+[^\n]*:[ \t]*(?:$|\n|\\n)"  # class C(B):
+    r"|function[ \t]*\w*[ \t]*\([^)\n]*\)[ \t]*\{"  # function f(x) {
+    r"|import[ \t]+[\w.]+[ \t]*(?:$|\n|\\n|;)|from[ \t]+[\w.]+[ \t]+import[ \t]+\w)")  # import os / from a import b
+
+
+def is_code(literal: str) -> bool:
+    """Whether a literal holds a line of code (a template to run, not a message to print)."""
+    return _CODE_LINE.search(literal) is not None
 
 
 def _joined(source: str, end: int, start: int) -> bool:
@@ -146,15 +164,24 @@ def shingles(words: list[str], n: int = PHRASE_WORDS) -> list[str]:
     return [" ".join(words[i:i + n]) for i in range(len(words) - n + 1)]
 
 
+def key(shingle: str) -> int:
+    """A shingle as the index keeps it: its hash (an int is a third of a short string's memory; a collision of two
+    64-bit hashes within one repository's shingles is not worth a string each). The index lives in one process, so
+    the per-process salt of `hash` does not matter."""
+    return hash(shingle)
+
+
 @dataclass
 class PhraseIndex:
-    """One repository's literal shingles: shingle → the files printing it."""
+    """One repository's literal shingles: shingle → the files printing it. Shingles are kept as hashes (`key`), and
+    a shingle only one file prints (nearly all of them) maps to that path itself rather than to a set of one: on
+    a file of 1.9 MB of literals that is 18 MB instead of 83 MB (the note)."""
 
     root: Path
     n: int = PHRASE_WORDS
     hashes: dict[str, str | None] = field(default_factory=dict)  # path → content hash indexed
-    by_file: dict[str, set[str]] = field(default_factory=dict)  # path → its shingles
-    files_of: dict[str, set[str]] = field(default_factory=dict)  # shingle → paths
+    by_file: dict[str, array[int]] = field(default_factory=dict)  # path → its shingles' keys, packed
+    files_of: dict[int, str | set[str]] = field(default_factory=dict)  # shingle key → path, or paths when several
     version: object = None
 
     def refresh(self, store: Store, repo: str, version: object = None) -> None:
@@ -177,26 +204,40 @@ class PhraseIndex:
                 continue
             self._drop(p)
             text = read_source(self.root, p) or ""  # a file gone or unreadable prints nothing
-            found = {s for lit in literals(text, p) for s in shingles(words_of(lit), self.n) if telling(s, self.n)}
-            self.by_file[p] = found
-            for s in found:
-                self.files_of.setdefault(s, set()).add(p)
+            found = {key(s) for lit in literals(text, p) for s in shingles(words_of(lit), self.n)
+                     if telling(s, self.n)}
+            self.by_file[p] = array("q", found)
+            for k in found:
+                holders = self.files_of.get(k)
+                if holders is None:
+                    self.files_of[k] = p
+                elif isinstance(holders, str):
+                    self.files_of[k] = {holders, p}
+                else:
+                    holders.add(p)
             self.hashes[p] = h
 
     def _drop(self, path: str) -> None:
-        for s in self.by_file.pop(path, ()):
-            holders = self.files_of.get(s)
-            if holders is not None:
+        for k in self.by_file.pop(path, ()):
+            holders = self.files_of.get(k)
+            if holders == path:
+                del self.files_of[k]
+            elif isinstance(holders, set):
                 holders.discard(path)
-                if not holders:
-                    del self.files_of[s]
+                if len(holders) == 1:
+                    self.files_of[k] = holders.pop()
+
+    def holders(self, shingle: str) -> set[str]:
+        """The files printing this shingle (as the index holds it: placeholders as ANY)."""
+        found = self.files_of.get(key(shingle))
+        return set() if found is None else {found} if isinstance(found, str) else set(found)
 
     def _holders(self, gram: list[str]) -> set[str]:
         """The files printing these words, literally or with up to WILDCARDS of them a placeholder."""
-        found = set(self.files_of.get(" ".join(gram), ()))
+        found = self.holders(" ".join(gram))
         for k in range(1, WILDCARDS + 1):
             for holes in combinations(range(len(gram)), k):
-                found |= self.files_of.get(" ".join(ANY if i in holes else w for i, w in enumerate(gram)), set())
+                found |= self.holders(" ".join(ANY if i in holes else w for i, w in enumerate(gram)))
         return found
 
     def match(self, words: list[str]) -> dict[str, tuple[float, str]]:
@@ -238,9 +279,30 @@ def index_for(store: Store, repo: str, root: Path, version: object = None, n: in
         return index
 
 
+# A banner: a line whose text is framed by runs of one separator character on both sides, as test runners, build
+# tools and loggers head each section of their output ("===== test session starts =====", ">>>>> PDB post_mortem
+# (IO-capturing turned off) >>>>>", "----- Captured stdout call -----"). The tool prints it around every run,
+# failing or not: it names the reporting code, not the behaviour to fix.
+_BANNER = re.compile(r"^[ \t]*([=\-_>*#~+<])\1{2,}[ \t]*\S[^\n]*?[ \t]*([=\-_>*#~+<])\2{2,}[ \t]*$", re.MULTILINE)
+BREAK = "\x01"  # a word no literal holds: no phrase runs across it
+
+
+def task_words(text: str) -> list[str]:
+    """The words of a task as phrases read them: its banners left out (each leaves a break, so no phrase runs
+    across it), at most MAX_TASK_WORDS."""
+    text = text.replace("\x00", " ").replace("\r\n", "\n").replace("\r", "\n")
+    words: list[str] = []
+    start = 0
+    for m in _BANNER.finditer(text):
+        words += [*words_of(text[start:m.start()]), BREAK]
+        start = m.end()
+    words += words_of(text[start:])
+    return words[:MAX_TASK_WORDS]
+
+
 def rank_phrases(index: PhraseIndex, text: str) -> SignalRanking:
     """Files ranked by the best phrase of `text` they print."""
-    words = words_of(text.replace("\x00", " "))[:MAX_TASK_WORDS]
+    words = task_words(text)
     evidence: dict[str, Evidence] = defaultdict(Evidence)
     for path, (score, phrase) in index.match(words).items():
         evidence[path].add(score, f'prints "{_short(phrase)}"')

@@ -105,11 +105,14 @@ def names_signal(store: Store, repo: str, task: TaskText, files_in_repo: int) ->
     """Files defining the mentioned names, each name worth its shape's weight times its rarity (idf over files)."""
     symbol_texts = {m.text: m for m in task.mentions if m.shape not in ("file",)}
     module_texts = {m.text: m for m in task.mentions if m.shape in ("file", "frame", "dotted")}
+    plain: dict[str, str] = {}  # a module name looked up for a plain word of the text → that word
     for word in task.query_words(24):  # a word that is a module's name: `junitxml`, `skipping`, `blueprint(s)`
         if word in task.products:
             continue  # `Python 3.7`: the language, not the project's python.py
-        module_texts.setdefault(word, None)
-        module_texts.setdefault(word + "s", None)
+        for text in (word, word + "s"):
+            if text not in module_texts:
+                module_texts[text] = None
+                plain[text] = word
     rows = store.read("retrieve/names", repo=repo, names=list(symbol_texts), leaves=module_leaves(module_texts),
                       per_name=50)
     by_text: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -134,7 +137,12 @@ def names_signal(store: Store, repo: str, task: TaskText, files_in_repo: int) ->
         for h in sorted(hits, key=lambda h: h["kind"] == "variable"):
             # a name counts once per file: five `collect` methods in one file are not five mentions of it
             kind = h["kind"]
-            reason = f"{kind} {h['qname']}" if kind != "module" else f"file {h['path']}"
+            if kind != "module":
+                reason = f"{kind} {h['qname']}"
+            elif mention is None:  # a plain word of the text that is also a module's name, not a file it named
+                reason = f'the word "{plain.get(text, text)}" names {h["path"]}'
+            else:
+                reason = f"file {h['path']}"
             score = 0.0 if h["path"] in counted else weight * idf / (1 + 0.5 * (kind == "variable"))
             counted.add(h["path"])
             evidence[h["path"]].add(score, reason, h["qname"] if kind != "module" else None)
@@ -154,15 +162,18 @@ def _frames(task: TaskText, by_text: dict[str, list[dict[str, Any]]], evidence: 
     for frame in task.frames:
         paths = sorted({h["path"] for h in by_text.get(frame.path, []) if h["kind"] == "module"
                         and not vendored(h["path"])})
+        symbols = {h["path"]: h["qname"] for h in by_text.get(frame.func or "", []) if h["kind"] != "module"}
+        reason = f"frame {frame.path}:{frame.line}" + (f" in {frame.func}" if frame.func else "")
         fresh = [p for p in paths if not evidence[p].score]
+        for p in paths:
+            if p not in fresh:  # scored at an inner frame already; its function still ran (the code to show)
+                evidence[p].add(0.0, reason, symbols.get(p))
         if not fresh:
             continue
         weight = WEIGHTS["frame"] * (1 + FRAME_BOOST * 0.5 ** depth) * idf / len(paths)
         depth += 1
-        symbols = {h["path"]: h["qname"] for h in by_text.get(frame.func or "", []) if h["kind"] != "module"}
         for p in fresh:
-            evidence[p].add(weight, f"frame {frame.path}:{frame.line}" + (f" in {frame.func}" if frame.func else ""),
-                            symbols.get(p))
+            evidence[p].add(weight, reason, symbols.get(p))
 
 
 def module_leaves(texts: Iterable[str]) -> dict[str, list[str]]:

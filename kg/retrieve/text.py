@@ -44,6 +44,11 @@ _DUNDER = re.compile(r"^__\w+__$")
 # A name followed by a version is a product, not a name in the code: `Python 3.7.3`, `pytest-4.4.0`, `attrs 19.1.0`
 # (a session header, a `pip list`); the project's own module of that name is not what the report is about.
 _VERSIONED = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9_]*)(?:[ \t]+|-|==)v?\d+\.\d+")
+# A line of a package listing (`pip list`, `pip freeze`, `conda list`): a name, a version, maybe a location or build.
+_LISTED = re.compile(r"^[ \t]*[A-Za-z][\w.\-]*(?:\[[\w,.\-]+\])?(?:[ \t]*==[ \t]*|[ \t]+v?)\d+(?:\.[\w+!\-]+)+"
+                     r"(?:[ \t]+\S+){0,2}[ \t\r]*$")
+_RULE = re.compile(r"^[ \t]*[-=]{3,}(?:[ \t]+[-=]{3,})*[ \t\r]*$")  # a table's rule under its header: `------- -------`
+MIN_LISTING = 3  # consecutive listed lines that make a listing (two could be prose: "Python 3.7 / pytest 4.4")
 # Folders that hold other projects' code copied in: a traceback frame there is a dependency's, not the project's.
 _VENDORED = re.compile(r"(?:^|/)(?:_?vendor(?:ed)?|third_party|site-packages|dist-packages)/|.+/packages/")
 _SPLIT = re.compile(r"([a-z0-9])([A-Z])")
@@ -137,6 +142,29 @@ def cut_text(text: str, limit: int = MAX_TASK_CHARS) -> tuple[str, bool]:
     return f"{head}\n…\n{tail}", True
 
 
+def without_listings(text: str) -> str:
+    """The text without its package listings (a `pip list` pasted into a report template, with its header and
+    rule): hundreds of package names that every search would read as the report's words, and that push what the
+    report says past the embedding model's window. The listing's versions still say which products are involved
+    (`TaskText.products` reads them first)."""
+    lines = text.split("\n")
+    keep = [True] * len(lines)
+    i = 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and _LISTED.match(lines[j]):
+            j += 1
+        if j - i >= MIN_LISTING:
+            for k in range(i, j):
+                keep[k] = False
+            if i >= 1 and _RULE.match(lines[i - 1]):  # `Package  Version` over `-------  -------`
+                keep[i - 1] = False
+                if i >= 2:
+                    keep[i - 2] = False
+        i = max(j, i + 1)
+    return "\n".join(line for line, k in zip(lines, keep, strict=True) if k)
+
+
 def split_identifier(word: str) -> list[str]:
     """`cached_eval` → [cached, eval]; `MarkEvaluator` → [mark, evaluator]; lowercased, one-letter parts dropped."""
     parts = _SPLIT.sub(r"\1 \2", word).replace("_", " ").lower().split()
@@ -148,6 +176,7 @@ def read_task(text: str, limit: int = MAX_TASK_CHARS) -> TaskText:
     text, was_cut = cut_text(text or "", limit)
     mentions: dict[tuple[str, str], Mention] = {}
     products = frozenset(m.lower() for m in _VERSIONED.findall(text))
+    text = without_listings(text)
 
     def add(name: str, shape: str, line: int | None = None, depth: int | None = None) -> None:
         name = _clean(name)

@@ -59,6 +59,18 @@ def test_each_signal_finds_the_file_alone_and_the_fusion_agrees(store: Store, tm
     assert fused.files[0].symbols  # the symbols that matched, for the code section
 
 
+def test_a_plain_word_that_names_a_module_is_not_shown_as_a_file_the_task_named(store: Store, tmp_path: Path) -> None:
+    """newuser5 #5: the word "session" of a report was shown as `names: file src/flask/sessions.py`, as if the
+    report had named the file. A plain word says which word it was; a file the task writes keeps `file …`."""
+    _shop(store, tmp_path, embedded=False)
+    none = embed.load("none")
+    word = retrieve(store, "shop", "the pricing is wrong after a refund", signals=("names",), embedder=none)
+    assert word.paths()[0] == "shop/pricing.py"
+    assert word.files[0].reasons["names"] == ['the word "pricing" names shop/pricing.py']
+    named = retrieve(store, "shop", "shop/pricing.py is wrong after a refund", signals=("names",), embedder=none)
+    assert "file shop/pricing.py" in named.files[0].reasons["names"]
+
+
 @needs_model
 def test_embeddings_are_incremental_by_content(store: Store, tmp_path: Path) -> None:
     root = _shop(store, tmp_path)
@@ -395,6 +407,9 @@ socket.error: [Errno 104] Connection reset by peer
     found = retrieve(store, "app", task, signals=("names",), embedder=embed.load("none"))
     assert found.paths()[0] == "app/models.py"
     assert "frame app/models.py:6 in content" in found.files[0].reasons["names"]
+    # newuser5 #5: every function the traceback ran in models.py is among its symbols, innermost first (the code a
+    # debug context shows), not only the frame that scored the file
+    assert [q.rsplit(".", 1)[-1] for q in found.files[0].symbols[:2]] == ["content", "text"]
 
 
 def test_a_product_named_with_its_version_does_not_find_the_module_of_that_name(store: Store,

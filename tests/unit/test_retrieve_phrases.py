@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kg.retrieve.phrases import MAX_TASK_WORDS, index_files, literals, rank_phrases, shingles, words_of
+from kg.retrieve.phrases import (
+    BREAK,
+    MAX_TASK_WORDS,
+    index_files,
+    is_code,
+    literals,
+    rank_phrases,
+    shingles,
+    task_words,
+    words_of,
+)
 
 PY = '''"""Module docstring: Using pytest.skip outside of a test is not allowed."""
 import sys
@@ -92,9 +102,9 @@ def test_nothing_quoted_non_english_or_huge_input_returns_quietly(tmp_path: Path
 def test_an_unreadable_or_removed_file_is_skipped_and_an_update_forgets_it(tmp_path: Path) -> None:
     root = _repo(tmp_path)
     index = index_files(root, ["pkg/runner.py", "pkg/missing.py"])
-    assert index.by_file["pkg/missing.py"] == set()
+    assert len(index.by_file["pkg/missing.py"]) == 0
     index.update({"pkg/other.py": None})
-    assert set(index.by_file) == {"pkg/other.py"} and "using pytest skip outside" not in index.files_of
+    assert set(index.by_file) == {"pkg/other.py"} and not index.holders("using pytest skip outside of")
 
 
 def test_a_placeholder_stands_for_one_printed_word(tmp_path: Path) -> None:
@@ -121,3 +131,35 @@ def test_an_unterminated_block_comment_or_triple_quote_runs_to_the_end_of_the_fi
     assert literals('const a = "before the comment";\n' + "/* \n" * 20_000 + 'const b = "inside it";\n',
                     "a.js") == ["before the comment"]
     assert literals('x = 1\ny = """never closed, printed as is', "a.py") == ["never closed, printed as is"]
+
+
+def test_a_banner_of_pasted_output_is_not_a_phrase_but_the_error_line_under_it_is(tmp_path: Path) -> None:
+    """A test runner heads each section of its output with a banner ('>>>> PDB post_mortem (IO-capturing turned
+    off) >>>>'), printed on every run whatever the bug: the file printing it is the reporting code, not the one to
+    fix (pytest-11148 pasted a pdb session and the debugger's banner outranked the fix). The error line is kept."""
+    (tmp_path / "debugging.py").write_text('tw.sep(">", "PDB post_mortem (IO-capturing turned off)")\n')
+    (tmp_path / "config.py").write_text('raise ImportError("module was imported twice under two different names")\n')
+    index = index_files(tmp_path, ["debugging.py", "config.py"])
+    report = ("Module imported twice\n```\n"
+              ">>>>>>>>>>>>>>>>>>>> PDB post_mortem (IO-capturing turned off) >>>>>>>>>>>>>>>>>>>>\r\n"
+              "E   ImportError: module was imported twice under two different names\r\n```\n")
+    assert [p for p, _ in rank_phrases(index, report).files] == ["config.py"]
+    # the same words in prose or in an error line are a phrase: only the framed line is a banner
+    assert [p for p, _ in rank_phrases(index, "it says PDB post_mortem (IO-capturing turned off) and stops").files] \
+        == ["debugging.py"]
+    words = task_words("one two\n===== test session starts =====\nthree four")
+    assert words == ["one", "two", BREAK, "three", "four"]  # no phrase runs across the banner's place
+
+
+def test_a_literal_holding_code_is_a_template_not_a_message() -> None:
+    """A literal with a `def`/`class`/`import` line is code the program runs or writes (pytest's bench/xunit.py
+    execs `class Test{i}: @classmethod def setup_class(cls)`): it matched the test code a report pasted."""
+    source = ('exec(f"""\nclass Test{i}:\n    @classmethod\n    def setup_class(cls): pass\n""")\n'
+              'fail("import file mismatch: imported module %r has this __file__ attribute")\n'
+              'js = "function f(a) { return a }"\n'
+              'warn("function foo() is deprecated, use bar")\n')
+    found = literals(source, "bench/xunit.py")
+    assert not any("setup_class" in s or "return a" in s for s in found)
+    assert any(s.startswith("import file mismatch") for s in found)
+    assert any(s.startswith("function foo() is deprecated") for s in found)
+    assert is_code("import os\nprint(1)") and is_code("from a.b import c") and not is_code("import of x failed")

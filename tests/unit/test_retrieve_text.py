@@ -184,3 +184,21 @@ def test_a_signal_with_a_scale_counts_its_best_file_by_it_not_as_one() -> None:
     assert [f.path for f in fuse([weak, other], Weights())][0] == "rewrite.py"
     unscaled = SignalRanking("names", [("python.py", Evidence(2.0))])
     assert [f.path for f in fuse([unscaled, other], Weights())][0] == "python.py"
+
+
+def test_a_pasted_package_listing_is_not_the_reports_words() -> None:
+    """A report template's `pip list` (pytest-7490 pastes 290 packages): its names would be most of the search
+    words and fill the embedding model's window. The listing goes with its header and rule; its versions still say
+    which products are named, and two version lines in prose stay."""
+    listing = "\n".join(f"{name:<20} {version}" for name, version in
+                        [("atomicwrites", "1.3.0"), ("pluggy", "0.13.0"), ("zope.interface", "4.7.1"),
+                         ("sunpy", "1.1.dev518+gcad2d473f.d20191103 /Users/me/sandbox/sunpy"), ("xdist", "1.29.0")])
+    report = (f"xfail marker added in a test no longer ignores the failure\n```\n$ pip list\nPackage   Version\n"
+              f"--------- -------\n{listing}\npluggy==0.13.0\nattrs==19.3.0\nmock==3.0.5\n```\n"
+              "Run with Python 3.7.6 and\npytest 6.0.0rc1 on MacOS\n")
+    task = read_task(report)
+    assert not {"atomicwrites", "zope", "sunpy", "xdist", "mock", "package"} & set(task.words)
+    assert {"xfail", "marker", "pip", "python", "pytest", "macos"} <= set(task.words)
+    assert "Package" not in {m.text for m in task.mentions} and "sunpy" not in task.text
+    assert {"atomicwrites", "pluggy", "python", "pytest"} <= task.products
+    assert "sunpy" not in read_task(report.replace("\n", "\r\n")).text  # as a browser's form sends it
