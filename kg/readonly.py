@@ -100,7 +100,8 @@ def check_bounded(tokens: list[str]) -> None:
     s + "x")` kept a core busy for hours, and `[i IN range(1, 30000000) | i]` filled the heap until the server
     only collected garbage. Refused: reduce(), but over a path's relationships or nodes; a range() outside
     `UNWIND range(…)` (where each element is a row) unless both bounds are integers at most MAX_RANGE apart; a
-    list comprehension or quantifier inside another (a square of the graph's size)."""
+    list comprehension or quantifier inside another (a square of the graph's size); a regular expression match
+    (`=~`: Java's backtracking matcher ran a 120-character pattern for 6 minutes past the timeout, attack6 D1)."""
     loops: list[bool] = []  # per open bracket: does it open a loop over a list?
     tokens = [_bare(t) for t in tokens]  # `range`(…) calls range(): Neo4j reads a backticked function name as the name
     for i, token in enumerate(tokens):
@@ -115,6 +116,10 @@ def check_bounded(tokens: list[str]) -> None:
                 raise QueryError(f"refused: range() inside an expression runs within one row, where the server's "
                                  f"timeout cannot stop it; give integer bounds at most {MAX_RANGE:,} apart, or "
                                  "make rows of it (UNWIND range(…) AS i)")
+        if token == "=" and i + 1 < len(tokens) and tokens[i + 1] == "~":
+            raise QueryError("refused: a regular expression match (=~) runs inside one row, where the server's "
+                             "timeout cannot stop it; use STARTS WITH, ENDS WITH or CONTAINS, or kg's full-text "
+                             "index (CALL db.index.fulltext.queryNodes)")
         if token in ("[", "(", "{"):
             loop = (i + 2 < len(tokens) and _is_name(tokens[i + 1]) and tokens[i + 2].upper() == "IN"
                     and (token == "[" or (token == "(" and i > 0 and tokens[i - 1].upper() in _ITERATIONS)))

@@ -203,6 +203,10 @@ UNSTOPPABLE = {  # one row each, evaluated inside one expression: Neo4j's timeou
                                      "RETURN reduce(s = 0, x IN nodes(p) + l | s + 1) AS n",
     "reduce_with_an_in_in_its_first_value": "WITH [1, 2] AS l RETURN reduce(s = size([y IN nodes(null) | y]), "
                                             "x IN l | s + x) AS n",
+    # attack6 D1: Java's backtracking regex kept a core busy for minutes after the timeout marked the transaction
+    "regex": "RETURN 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' =~ "
+             "'(.*a){12}b' AS hit",
+    "regex_by_parameter": "MATCH (m:Module) WHERE m.path =~ $n RETURN m.path AS path",
 }
 
 
