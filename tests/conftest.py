@@ -24,6 +24,11 @@ from kg.settings import Settings
 from kg.store import Store
 from tests.ports import free_ports
 
+# A pytest-xdist worker inherits COLUMNS=80 from execnet, and kg's console reads it when kg.cli is imported: its
+# tables would fold at 80 columns in a worker and at 160 (kg's width for a pipe) in a serial run. Tests see a pipe.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.pop("COLUMNS", None)
+
 REPO = Path(__file__).resolve().parents[1]
 TEST_DATA_DIR = Path(os.environ.get("KG_TEST_DATA_DIR", REPO / ".kg" / "test-neo4j"))
 
