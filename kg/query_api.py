@@ -183,7 +183,7 @@ class QueryApiReader:
         if "DatabaseUnavailable" in code or "DatabaseNotFound" in code:
             return GraphFailed(f"the database {self.settings.database!r} on Neo4j at {self.settings.uri} is not "
                                f"online: {first}; see `kg server logs`, then restart the server")
-        if "MemoryPoolOutOfMemoryError" in code:
+        if "OutOfMemoryError" in code:  # a transaction over its limit, or the heap itself (attack6 D3)
             return memory_refused(first)
         if code.startswith("Neo.TransientError."):
             return GraphFailed(f"Neo4j could not finish the work ({first}): run the command again")

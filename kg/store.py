@@ -57,7 +57,7 @@ def map_neo4j_errors(settings: Settings) -> Iterator[None]:
         raise GraphFailed(f"the database {settings.database!r} on Neo4j at {settings.uri} is not online: "
                           f"{_first_line(e)}; see `kg server logs`, then restart the server") from e
     except neo4j_errors.TransientError as e:
-        if "MemoryPoolOutOfMemoryError" in (e.code or ""):
+        if "OutOfMemoryError" in (e.code or ""):  # a transaction over its limit, or the heap itself (attack6 D3)
             raise memory_refused(_first_line(e)) from e
         # no claim of retries: only managed transactions are retried, a typed query or a single statement is not
         raise GraphFailed(f"Neo4j could not finish the work ({_first_line(e)}): run the command again") from e

@@ -20,6 +20,8 @@ SERVER_ERRORS = [
     ("Neo.TransientError.Transaction.DeadlockDetected", GraphFailed, "run the command again"),
     ("Neo.TransientError.Transaction.Outdated", GraphFailed, "run the command again"),
     ("Neo.TransientError.General.MemoryPoolOutOfMemoryError", QueryError, "more memory than Neo4j allows"),
+    # attack6 D3: a query that fills the heap fails the same way every time, so not "run the command again"
+    ("Neo.TransientError.General.OutOfMemoryError", QueryError, "more memory than Neo4j allows"),
     ("Neo.DatabaseError.Transaction.TransactionLogError", GraphFailed, "check free disk space"),
     ("Neo.DatabaseError.General.UnknownError", GraphFailed, "kg server logs"),
     ("Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration", QueryError, "ran out of time"),
