@@ -109,8 +109,12 @@ def near(store: Store, text: str, repo: str | None, fetch: int = 300, syntax: bo
     if syntax and is_lucene(text):
         try:
             rows = store.read("search_symbols", search=text, repo=repo, limit=fetch)
-        except QueryError as e:  # Lucene syntax errors in what a person typed
-            raise InputError(f"cannot search for {shorten(text)}: {e}") from e
+        except QueryError as e:  # Lucene syntax errors in what a person typed: its reason, not the Java trace
+            _, found, after = str(e).partition("ParseException: ")
+            reason = after.splitlines()[0].split(" Was expecting")[0].rstrip(".")[:120] if found else str(e)[:200]
+            raise InputError(f"cannot search for {shorten(text)}: Lucene cannot read it ({reason}); an AND, OR or "
+                             "NOT needs a word on each side and quotes and brackets must close, or quote the whole "
+                             "text (\"…\") to search for its words") from e
         top = max((r["score"] for r in rows), default=1.0) or 1.0
         return [{**r, "match": "full-text", "score": round(r["score"] / top, 3)} for r in rows]
     typed = text.split()

@@ -381,6 +381,9 @@ def test_hotspots_find_and_module_summary(graph: Store) -> None:
     assert found.rows[0]["qname"] == "shop.cart.Cart.checkout" and found.rows[0]["match"] == "exact"
     lucene = answers.find(graph, "chekout~", "shop")  # full-text syntax is used as typed
     assert lucene.rows[0]["qname"] == "shop.cart.Cart.checkout" and lucene.rows[0]["match"] == "full-text"
+    with pytest.raises(InputError, match=r"^cannot search for 'a AND': Lucene cannot read it \(Encountered") as bad:
+        answers.find(graph, "a AND", "shop")  # attack6 D7: was Lucene's raw parser error, Java class and all
+    assert "org.apache" not in str(bad.value) and "\n" not in str(bad.value)
     typo = answers.find(graph, "chekout", "shop")  # a plain typo is found without any syntax
     assert typo.rows[0]["qname"] == "shop.cart.Cart.checkout" and typo.rows[0]["match"] == "typo"
     assert "shop.pricing.bulk_discount" in column(answers.find(graph, "cents", "shop"), "qname")  # its docstring
