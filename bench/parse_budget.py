@@ -53,14 +53,9 @@ def unbudgeted() -> Iterator[None]:
 
 
 def corpus_files(name: str) -> dict[str, bytes]:
-    sys.path.insert(0, str(ROOT))
-    try:
-        from tests.sdists import sdist
-    finally:
-        sys.path.pop(0)
-    root = sdist(name, CORPORA[name])
-    return {p.relative_to(root).as_posix(): p.read_bytes()
-            for p in sorted([*root.rglob("*.js"), *root.rglob("*.py")])}
+    from bench.parse_resolve import sdist_files
+
+    return sdist_files(name, CORPORA[name], ("*.js", "*.py"))
 
 
 def parse_all(files: dict[str, bytes]) -> tuple[float, int]:

@@ -27,16 +27,19 @@ CORPORA = {"flask": "3.0.3", "requests": "2.32.3", "django": "5.0.6", "click": "
 
 
 def corpus_files(name: str) -> dict[str, bytes]:
+    return sdist_files(name, CORPORA[name])
+
+
+def sdist_files(name: str, version: str, globs: tuple[str, ...] = ("*.py",)) -> dict[str, bytes]:
+    """Every file of a pinned PyPI sdist matching `globs`, by path relative to its root, in path order."""
     sys.path.insert(0, str(ROOT))
     try:
         from tests.sdists import sdist
     finally:
         sys.path.pop(0)
-    root = sdist(name, CORPORA[name])
-    files = {}
-    for path in sorted(root.rglob("*.py")):
-        files[path.relative_to(root).as_posix()] = path.read_bytes()
-    return files
+    root = sdist(name, version)
+    return {p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted(path for glob in globs for path in root.rglob(glob))}
 
 
 def run_once(files: dict[str, bytes]) -> dict[str, float | int]:

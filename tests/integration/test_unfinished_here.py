@@ -7,8 +7,10 @@ session."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +50,14 @@ def folders(session_store: Store, tmp_path_factory: pytest.TempPathFactory) -> d
 
 
 NOTE = "repository cut was not completely ingested (interrupted: the ingest started at "
+
+
+def status_json(settings: Settings, *args: str) -> dict:
+    """`kg status ARGS --json` against the test server, parsed."""
+    env = {"NEO4J_URI": settings.uri, "NEO4J_PASSWORD": settings.password}
+    result = CliRunner().invoke(cli, ["status", *args, "--json"], env=env, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
 
 
 def _says_cut_is_unfinished(message: str, text: str) -> None:
@@ -136,15 +146,10 @@ def test_the_cli_and_mcp_say_it_in_one_line(session_store: Store, folders: dict[
 def test_status_of_one_repository(session_store: Store, folders: dict[str, Path], graph_settings: Settings) -> None:
     """newuser4: `kg status` counted the whole graph (nine flask copies); `--repo` counts one repository's nodes and
     the relationships leaving them, says when its ingest did not finish, and refuses a name the graph lacks."""
-    import json
-
     env = {"NEO4J_URI": graph_settings.uri, "NEO4J_PASSWORD": graph_settings.password}
     runner = CliRunner()
 
-    def status(*args: str) -> dict:
-        result = runner.invoke(cli, ["status", *args, "--json"], env=env, catch_exceptions=False)
-        assert result.exit_code == 0, result.output
-        return json.loads(result.output)
+    status = partial(status_json, graph_settings)
 
     def counts(rows: list[dict], key: str) -> dict[str, int]:
         return {r[key]: r["count"] for r in rows}
@@ -222,15 +227,10 @@ def test_status_describes_the_current_folders_repository(session_store: Store, f
     repositories, none named) and said nothing of the folder. Now it counts the folder's repository, as `--repo`
     does (the whole graph with --all), and from a folder in no repository says so over the whole graph's counts,
     naming the repositories. The unfinished note is said once (newuser5 saw it twice)."""
-    import json
-
     env = {"NEO4J_URI": graph_settings.uri, "NEO4J_PASSWORD": graph_settings.password}
     runner = CliRunner()
 
-    def status(*args: str) -> dict:
-        result = runner.invoke(cli, ["status", *args, "--json"], env=env, catch_exceptions=False)
-        assert result.exit_code == 0, result.output
-        return json.loads(result.output)
+    status = partial(status_json, graph_settings)
 
     monkeypatch.chdir(NAV / "app")
     here, named, whole = status(), status("--repo", "nav"), status("--all")
